@@ -129,7 +129,7 @@ final class AstBuilder {
         Span span = span(context);
         long coefficient = 1;
         if (context.INT() != null) {
-            coefficient = length(context.INT().getText(), span(context.INT()));
+            coefficient = coefficient(context.INT().getText(), span(context.INT()));
         }
         return new AffineIndex(coefficient, context.NAME().getText(), span);
     }
@@ -143,6 +143,19 @@ final class AstBuilder {
         }
         if (value == 0) {
             throw error(span, "an axis cannot have length 0");
+        }
+        return value;
+    }
+
+    private long coefficient(String digits, Span span) {
+        long value;
+        try {
+            value = Long.parseLong(digits);
+        } catch (NumberFormatException tooLarge) {
+            throw error(span, "window coefficient " + digits + " is too large");
+        }
+        if (value == 0) {
+            throw error(span, "a window's stride or dilation must be at least 1, not 0");
         }
         return value;
     }
@@ -226,6 +239,17 @@ final class AstBuilder {
             throw new PatternSyntaxException(pattern, column,
                     "unbalanced parenthesis: '(' at column " + column + " is never closed");
         }
+        // Nesting is never valid; rejecting it before ANTLR also bounds the parser's recursion depth.
+        int depth = 0;
+        for (int i = 0; i < pattern.length(); i++) {
+            char c = pattern.charAt(i);
+            if (c == '(' && ++depth > 1) {
+                throw new PatternSyntaxException(pattern, i + 1,
+                        "compositions are one level deep: nested parentheses are not allowed");
+            } else if (c == ')') {
+                depth--;
+            }
+        }
     }
 
     private PatternSyntaxException error(Span span, String reason) {
@@ -248,7 +272,8 @@ final class AstBuilder {
         boolean expectsArrow = parser.getExpectedTokens().contains(EinPatternLexer.ARROW);
         return switch (token.getType()) {
             case Token.EOF -> expectsArrow && operation != Operation.NUMPY_EINSUM
-                    ? "missing '->': a " + operation.displayName() + " pattern has the form 'input -> output'"
+                    ? "missing '->': " + article(operation) + " pattern has the form "
+                      + (operation.isEinsum() ? "'input, input, ... -> output'" : "'input -> output'")
                     : "unexpected end of pattern";
             case EinPatternLexer.UNKNOWN -> "unexpected character '" + text + "'";
             case EinPatternLexer.BAD_NAME -> numpy
@@ -257,17 +282,25 @@ final class AstBuilder {
             case EinPatternLexer.BAD_DOTS -> "'" + text + "' is not an ellipsis, write '...'";
             case EinPatternLexer.ARROW -> pattern.indexOf("->") < token.getStartIndex()
                     ? "more than one '->'"
-                    : "'->' is not allowed in a " + operation.displayName() + " pattern";
+                    : "'->' is not allowed in " + article(operation) + " pattern";
             case EinPatternLexer.COMMA -> operation.isEinsum()
                     ? "unexpected ','"
-                    : "',' separates einsum operands; a " + operation.displayName() + " pattern has one input";
-            case EinPatternLexer.PLUS -> "'+' is only allowed in a window such as (h + kh) or (2*h + kh)";
+                    : "',' separates einsum operands; " + article(operation) + " pattern has one input";
+            case EinPatternLexer.PLUS -> windowHint(parser).isEmpty()
+                    ? "'+' is only allowed in a window such as (h + kh) or (2*h + kh)"
+                    : "unexpected '+'" + windowHint(parser);
             case EinPatternLexer.INT, EinPatternLexer.UNDERSCORE, EinPatternLexer.LPAREN, EinPatternLexer.RPAREN,
                  EinPatternLexer.STAR -> numpy
                     ? "numpy-notation subscripts are single letters, '" + text + "' is not allowed"
                     : "unexpected '" + text + "'" + windowHint(parser);
             default -> "unexpected '" + text + "'" + windowHint(parser);
         };
+    }
+
+    /** "a rearrange", "an einsum", "an unpack". */
+    static String article(Operation operation) {
+        String name = operation.displayName();
+        return ("aeiou".indexOf(name.charAt(0)) >= 0 ? "an " : "a ") + name;
     }
 
     private static String windowHint(EinPatternParser parser) {

@@ -54,6 +54,10 @@ public final class PatternParser {
      * @throws PatternSyntaxException if the pattern is malformed or breaks the operation's rules
      */
     public static ParsedPattern parseUncached(Operation operation, String pattern) {
+        Objects.requireNonNull(operation, "operation");
+        if (pattern == null) {
+            throw new PatternSyntaxException("", 0, "the pattern is null");
+        }
         try {
             return PatternValidator.validate(AstBuilder.build(operation, pattern));
         } catch (PatternSyntaxException expected) {

@@ -29,7 +29,7 @@ final class PatternValidator {
     private void check() {
         Operation operation = parsed.operation();
         for (Operand input : parsed.inputs()) {
-            checkCommon(input, operation.isEinsum() ? "an einsum input" : "the left side");
+            checkCommon(input, operation.isEinsum() ? "an einsum input" : operation.isArrow() ? "the left side" : "the pattern");
         }
         parsed.output().ifPresent(output -> checkCommon(output, operation.isEinsum() ? "the output" : "the right side"));
         switch (operation) {
@@ -118,21 +118,20 @@ final class PatternValidator {
 
     private void checkPack() {
         Operand operand = parsed.input();
-        String what = parsed.operation().displayName();
-        uniqueNames(operand, "a " + what + " pattern");
+        uniqueNames(operand, AstBuilder.article(parsed.operation()) + " pattern");
         int stars = 0;
         for (AxisTerm term : operand.terms()) {
             if (term instanceof PackedAxes) {
                 if (++stars > 1) {
-                    throw error(term.span(), "a second '*': a " + what + " pattern has exactly one");
+                    throw error(term.span(), "a second '*': " + AstBuilder.article(parsed.operation()) + " pattern has exactly one");
                 }
             } else if (!(term instanceof AxisName)) {
-                throw error(term.span(), "a " + what + " pattern has only names and one '*', not '" + term + "'");
+                throw error(term.span(), AstBuilder.article(parsed.operation()) + " pattern has only names and one '*', not '" + term + "'");
             }
         }
         if (stars == 0) {
             throw error(operand.span().start() < 0 ? Span.NONE : operand.span(),
-                    "a " + what + " pattern needs exactly one '*' marking the packed axes");
+                    AstBuilder.article(parsed.operation()) + " pattern needs exactly one '*' marking the packed axes");
         }
     }
 

@@ -1,0 +1,116 @@
+package dev.ein4j.backend;
+
+import dev.ein4j.error.EinopsException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+
+/**
+ * Finds backends and says which one runs new tensors.
+ *
+ * <p>Choice, first match wins: {@link #use(String)}; the system property {@code ein4j.backend};
+ * the environment variable {@code EIN4J_BACKEND}; otherwise the available backend of highest
+ * priority ({@code reference} when no other is on the class path). {@link #current()} tells which
+ * one is active. Backends are created once, on first use.
+ */
+public final class Backends {
+
+    /** The system property that names the backend. */
+    public static final String PROPERTY = "ein4j.backend";
+    /** The environment variable that names the backend. */
+    public static final String ENVIRONMENT = "EIN4J_BACKEND";
+
+    private static final Map<String, BackendProvider> PROVIDERS = discover();
+    private static final Map<String, Backend> CREATED = new LinkedHashMap<>();
+    private static volatile Backend current;
+
+    private Backends() {
+    }
+
+    private static Map<String, BackendProvider> discover() {
+        List<BackendProvider> found = new ArrayList<>();
+        ServiceLoader.load(BackendProvider.class, Backends.class.getClassLoader()).forEach(found::add);
+        found.sort(Comparator.comparingInt(BackendProvider::priority).reversed());
+        Map<String, BackendProvider> byName = new LinkedHashMap<>();
+        found.forEach(provider -> byName.putIfAbsent(provider.name(), provider));
+        return byName;
+    }
+
+    /** @return the names of the backends on the class path that can run here, preferred first */
+    public static List<String> available() {
+        return PROVIDERS.values().stream().filter(Backends::safelyAvailable).map(BackendProvider::name).toList();
+    }
+
+    /** @return the backend that runs new tensors */
+    public static Backend current() {
+        Backend active = current;
+        if (active == null) {
+            synchronized (Backends.class) {
+                if (current == null) {
+                    current = get(defaultName());
+                }
+                active = current;
+            }
+        }
+        return active;
+    }
+
+    /**
+     * Makes a backend the one that runs new tensors (tensors made earlier stay where they are and
+     * are copied over when combined with new ones).
+     *
+     * @param name a name from {@link #available()}
+     * @return the backend
+     * @throws EinopsException if no such backend is available
+     */
+    public static Backend use(String name) {
+        Backend backend = get(name);
+        current = backend;
+        return backend;
+    }
+
+    /**
+     * @param name a backend's name
+     * @return that backend, created on first use
+     * @throws EinopsException if no such backend is available
+     */
+    public static synchronized Backend get(String name) {
+        Backend backend = CREATED.get(name);
+        if (backend != null) {
+            return backend;
+        }
+        BackendProvider provider = PROVIDERS.get(name);
+        if (provider == null || !safelyAvailable(provider)) {
+            throw new EinopsException("backend '" + name + "' is not available; available: " + available());
+        }
+        backend = provider.create();
+        CREATED.put(name, backend);
+        return backend;
+    }
+
+    private static String defaultName() {
+        String chosen = System.getProperty(PROPERTY);
+        if (chosen == null || chosen.isBlank()) {
+            chosen = System.getenv(ENVIRONMENT);
+        }
+        if (chosen != null && !chosen.isBlank()) {
+            return chosen.trim();
+        }
+        List<String> names = available();
+        if (names.isEmpty()) {
+            throw new EinopsException("no backend found on the class path");
+        }
+        return names.get(0);
+    }
+
+    private static boolean safelyAvailable(BackendProvider provider) {
+        try {
+            return provider.isAvailable();
+        } catch (RuntimeException | LinkageError unavailable) {
+            return false;
+        }
+    }
+}

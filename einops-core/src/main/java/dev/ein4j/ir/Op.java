@@ -1,0 +1,78 @@
+package dev.ein4j.ir;
+
+/**
+ * Every primitive of the IR. Backends implement the compute groups; movement and graph ops are
+ * resolved in the core as views over buffers. Every other operation (subtraction, division, relu,
+ * softmax, mean, min, einsum, windows, ...) is composed from these in the core.
+ *
+ * <p>Adding a primitive needs a reason: every backend must implement it and the autograd module
+ * must give it a vector-Jacobian rule (or declare it non-differentiable).
+ *
+ * <table>
+ *   <caption>Groups</caption>
+ *   <tr><th>group</th><th>ops</th><th>semantics (x, y, z inputs of equal shape)</th></tr>
+ *   <tr><td>MOVEMENT</td><td>RESHAPE PERMUTE EXPAND PAD SHRINK FLIP</td><td>views: no arithmetic</td></tr>
+ *   <tr><td>UNARY</td><td>EXP LOG SQRT RECIPROCAL SIN CAST</td><td>e^x, ln x, √x, 1/x, sin x, x rounded to the output type</td></tr>
+ *   <tr><td>BINARY</td><td>ADD MUL MAX CMPLT CMPEQ</td><td>x+y, x·y, max(x,y) (NaN wins), [x&lt;y], [x=y] (1 or 0)</td></tr>
+ *   <tr><td>TERNARY</td><td>WHERE</td><td>x ≠ 0 ? y : z</td></tr>
+ *   <tr><td>REDUCE</td><td>SUM MAX PROD</td><td>over given axes, which stay as length 1</td></tr>
+ *   <tr><td>CONTRACT</td><td>CONTRACT</td><td>Σ over given axes of x·y (x, y views of one shape); the axes stay as length 1</td></tr>
+ *   <tr><td>CREATION</td><td>CONST IOTA RAND</td><td>a constant, 0..n−1, counter-based uniform [0,1) from a seed</td></tr>
+ *   <tr><td>GRAPH</td><td>INPUT CONTIGUOUS DETACH</td><td>data from the user, a compact copy, a gradient barrier</td></tr>
+ * </table>
+ */
+public enum Op {
+    RESHAPE(Group.MOVEMENT), PERMUTE(Group.MOVEMENT), EXPAND(Group.MOVEMENT),
+    PAD(Group.MOVEMENT), SHRINK(Group.MOVEMENT), FLIP(Group.MOVEMENT),
+
+    EXP(Group.UNARY), LOG(Group.UNARY), SQRT(Group.UNARY), RECIPROCAL(Group.UNARY), SIN(Group.UNARY),
+    CAST(Group.UNARY),
+
+    ADD(Group.BINARY), MUL(Group.BINARY), MAX(Group.BINARY), CMPLT(Group.BINARY), CMPEQ(Group.BINARY),
+
+    WHERE(Group.TERNARY),
+
+    SUM(Group.REDUCE), REDUCE_MAX(Group.REDUCE), PROD(Group.REDUCE),
+
+    CONTRACT(Group.CONTRACT),
+
+    CONST(Group.CREATION), IOTA(Group.CREATION), RAND(Group.CREATION),
+
+    INPUT(Group.GRAPH), CONTIGUOUS(Group.GRAPH), DETACH(Group.GRAPH);
+
+    /** The families of primitives; backends implement one method per compute family. */
+    public enum Group {
+        /** Views over a buffer: shape, strides, offset and a valid-region mask. */
+        MOVEMENT,
+        /** One input, same shape out. */
+        UNARY,
+        /** Two inputs of one shape, same shape out. */
+        BINARY,
+        /** Three inputs of one shape, same shape out. */
+        TERNARY,
+        /** One input, reduced axes kept as length 1. */
+        REDUCE,
+        /** Multiply-reduce of two same-shape views. */
+        CONTRACT,
+        /** No inputs. */
+        CREATION,
+        /** Graph bookkeeping. */
+        GRAPH
+    }
+
+    private final Group group;
+
+    Op(Group group) {
+        this.group = group;
+    }
+
+    /** @return the op's group */
+    public Group group() {
+        return group;
+    }
+
+    /** @return whether this op is evaluated elementwise (unary, binary or ternary) */
+    public boolean isElementwise() {
+        return group == Group.UNARY || group == Group.BINARY || group == Group.TERNARY;
+    }
+}

@@ -1,0 +1,63 @@
+package dev.ein4j.lowering;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Finds axis lengths from a dimension's length and the lengths already known. */
+final class LengthSolver {
+
+    private LengthSolver() {
+    }
+
+    static int lengthOf(ElementaryAxis axis, Map<String, Integer> lengths) {
+        if (axis.knownLength() >= 0) {
+            return axis.knownLength();
+        }
+        Integer known = lengths.get(axis.name());
+        return known == null ? -1 : known;
+    }
+
+    /**
+     * Checks a dimension against its actual length, filling in its one unknown axis if it has one.
+     *
+     * @return false if two or more axes are still unknown (the caller may learn them elsewhere)
+     */
+    static boolean solve(Dimension dimension, int actual, Map<String, Integer> lengths, LoweringErrors errors) {
+        long product = 1;
+        List<ElementaryAxis> unknown = new ArrayList<>();
+        for (ElementaryAxis axis : dimension.axes()) {
+            int length = lengthOf(axis, lengths);
+            if (length < 0) {
+                unknown.add(axis);
+            } else {
+                product *= length;
+            }
+        }
+        String term = errors.text(dimension.span());
+        if (unknown.isEmpty()) {
+            if (product != actual) {
+                throw errors.shape(dimension.span(), dimension.axes().size() == 1
+                        ? LoweringErrors.describeAxis(dimension.axes().get(0)) + ": the input has length " + actual
+                          + " but " + product + " is expected"
+                        : "dimension " + term + " has length " + actual + ", but its axes multiply to " + product);
+            }
+            return true;
+        }
+        if (unknown.size() > 1) {
+            return false;
+        }
+        ElementaryAxis axis = unknown.get(0);
+        if (product == 0 || actual % product != 0) {
+            throw errors.shape(dimension.span(), "axis " + axis.name() + ": length " + actual + " cannot be split into "
+                    + term + ", " + actual + " is not divisible by " + product);
+        }
+        lengths.put(axis.name(), (int) (actual / product));
+        return true;
+    }
+
+    static String names(Dimension dimension, Map<String, Integer> lengths) {
+        return dimension.axes().stream().filter(axis -> lengthOf(axis, lengths) < 0).map(ElementaryAxis::name)
+                .reduce((a, b) -> a + " and " + b).orElse("");
+    }
+}

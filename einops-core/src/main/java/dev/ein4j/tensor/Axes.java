@@ -1,0 +1,102 @@
+package dev.ein4j.tensor;
+
+import dev.ein4j.error.EinopsException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Axis lengths given by name, einops' keyword arguments: {@code x.rearrange("b (h p) -> b h p",
+ * Axes.of("p", 2))}. Immutable.
+ */
+public final class Axes {
+
+    private static final Axes NONE = new Axes(Map.of());
+
+    private final Map<String, Integer> lengths;
+
+    private Axes(Map<String, Integer> lengths) {
+        this.lengths = Collections.unmodifiableMap(lengths);
+    }
+
+    /** @return no lengths */
+    public static Axes none() {
+        return NONE;
+    }
+
+    /**
+     * @param name an axis name
+     * @param length its length, at least 1
+     * @return the lengths
+     */
+    public static Axes of(String name, int length) {
+        return NONE.and(name, length);
+    }
+
+    /**
+     * @param name1 first name
+     * @param length1 its length
+     * @param name2 second name
+     * @param length2 its length
+     * @return the lengths
+     */
+    public static Axes of(String name1, int length1, String name2, int length2) {
+        return of(name1, length1).and(name2, length2);
+    }
+
+    /**
+     * @param name1 first name
+     * @param length1 its length
+     * @param name2 second name
+     * @param length2 its length
+     * @param name3 third name
+     * @param length3 its length
+     * @return the lengths
+     */
+    public static Axes of(String name1, int length1, String name2, int length2, String name3, int length3) {
+        return of(name1, length1, name2, length2).and(name3, length3);
+    }
+
+    /**
+     * @param lengths lengths by name
+     * @return the lengths
+     */
+    public static Axes from(Map<String, Integer> lengths) {
+        Axes axes = NONE;
+        for (Map.Entry<String, Integer> entry : lengths.entrySet()) {
+            axes = axes.and(entry.getKey(), entry.getValue() == null ? -1 : entry.getValue());
+        }
+        return axes;
+    }
+
+    /**
+     * @param name an axis name
+     * @param length its length, at least 1
+     * @return these lengths and one more
+     * @throws EinopsException for a null or repeated name or a length below 1
+     */
+    public Axes and(String name, int length) {
+        if (name == null || name.isEmpty()) {
+            throw new EinopsException("an axis length needs a name");
+        }
+        if (length < 1) {
+            throw new EinopsException("axis " + name + ": length must be at least 1, got " + length);
+        }
+        if (lengths.containsKey(name)) {
+            throw new EinopsException("axis " + name + " is given twice");
+        }
+        Map<String, Integer> more = new LinkedHashMap<>(lengths);
+        more.put(name, length);
+        return new Axes(more);
+    }
+
+    /** @return the lengths by name, unmodifiable */
+    public Map<String, Integer> asMap() {
+        return lengths;
+    }
+
+    @Override
+    public String toString() {
+        return lengths.toString();
+    }
+}
