@@ -156,6 +156,8 @@ public final class EinsumLowering {
         /** Lengths from single-axis dimensions first, then compositions with one unknown, until stable. */
         private void solveLengths(List<List<Dimension>> layouts) {
             Map<String, Integer> firstOperand = new HashMap<>();
+            layouts.forEach(layout -> layout.forEach(dimension -> dimension.axes().stream()
+                    .filter(axis -> axis.knownLength() >= 0).forEach(axis -> lengths.put(axis.name(), axis.knownLength()))));
             for (int i = 0; i < layouts.size(); i++) {
                 for (int d = 0; d < layouts.get(i).size(); d++) {
                     Dimension dimension = layouts.get(i).get(d);

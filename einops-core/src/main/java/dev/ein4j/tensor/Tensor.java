@@ -1154,7 +1154,11 @@ public final class Tensor {
             nodes[i] = sources[i].node;
             requiresGrad |= nodes[i].requiresGrad();
         }
-        return new Tensor(new Node(op, dtype, shape, argument, requiresGrad && GradientMode.isEnabled(), nodes));
+        Node node = new Node(op, dtype, shape, argument, requiresGrad && GradientMode.isEnabled(), nodes);
+        if (!GradientMode.isEnabled()) {
+            node = new Node(Op.DETACH, dtype, shape, null, false, node); // no gradient flows out of a no-grad scope
+        }
+        return new Tensor(node);
     }
 
     private Tensor unary(Op op) {

@@ -1,0 +1,71 @@
+package dev.ein4j.autograd;
+
+import dev.ein4j.ir.Node;
+import dev.ein4j.ir.Op;
+import dev.ein4j.tensor.GradientEngine;
+import dev.ein4j.tensor.Tensor;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@link Tensor#backward()}: finds the leaves that require gradients below the output (explicit
+ * stack, following only nodes that require gradients), differentiates with respect to them, and
+ * adds the results to their accumulated gradients. The gradients of all leaves are computed in one
+ * realization, so the forward intermediates they share are computed once.
+ */
+public final class AutogradEngine implements GradientEngine {
+
+    @Override
+    public List<Tensor> backward(Tensor output, Tensor seed) {
+        List<Node> leaves = leaves(output.node());
+        if (leaves.isEmpty()) {
+            return List.of();
+        }
+        List<Tensor> gradients = GradientWalk.gradients(List.of(output.node()), List.of(seed), leaves);
+        List<Tensor> updated = new ArrayList<>();
+        List<Tensor> totals = new ArrayList<>();
+        for (int i = 0; i < leaves.size(); i++) {
+            Tensor leaf = Tensor.fromNode(leaves.get(i));
+            Tensor total = leaf.hasGrad() ? leaf.grad().add(gradients.get(i)) : gradients.get(i);
+            totals.add(total.contiguous());
+            updated.add(leaf);
+        }
+        Tensor.realizeAll(totals.toArray(Tensor[]::new));
+        for (int i = 0; i < updated.size(); i++) {
+            // A fresh leaf over the computed data: the gradient keeps no graph (and no forward buffers) alive.
+            Node computed = totals.get(i).node();
+            updated.get(i).setGrad(Tensor.fromNode(Node.input(computed.realized(), computed.dtype(), false)));
+        }
+        return updated;
+    }
+
+    private static List<Node> leaves(Node output) {
+        List<Node> leaves = new ArrayList<>();
+        Set<Node> visited = Collections.newSetFromMap(new IdentityHashMap<>());
+        Deque<Node> stack = new ArrayDeque<>();
+        if (output.requiresGrad()) {
+            stack.push(output);
+            visited.add(output);
+        }
+        while (!stack.isEmpty()) {
+            Node node = stack.pop();
+            if (node.op() == Op.INPUT) {
+                leaves.add(node);
+                continue;
+            }
+            for (int i = 0; i < node.sourceCount(); i++) {
+                Node source = node.source(i);
+                if (source.requiresGrad() && visited.add(source)) {
+                    stack.push(source);
+                }
+            }
+        }
+        leaves.sort(java.util.Comparator.comparingLong(Node::id));
+        return leaves;
+    }
+}

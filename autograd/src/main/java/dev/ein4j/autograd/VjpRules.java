@@ -1,0 +1,148 @@
+package dev.ein4j.autograd;
+
+import dev.ein4j.ir.AxesArgument;
+import dev.ein4j.ir.Node;
+import dev.ein4j.ir.Op;
+import dev.ein4j.ir.PadArgument;
+import dev.ein4j.ir.PermuteArgument;
+import dev.ein4j.ir.ShrinkArgument;
+import dev.ein4j.tensor.Tensor;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * The vector-Jacobian rule of every IR primitive, in one table. Given a node y = op(x…) and the
+ * cotangent g = ∂L/∂y, a rule returns ∂L/∂xᵢ for the sources on a path to the inputs. Rules emit
+ * plain IR through the Tensor API, so a gradient is a lazy graph that any backend runs and that can
+ * be differentiated again.
+ *
+ * <p>Cotangents may come back larger than their source (EXPAND passes g through unchanged):
+ * broadcasting is undone in one place, {@link GradientWalk}'s accumulation, which sums a cotangent
+ * down to its target's shape.
+ */
+final class VjpRules {
+
+    /** Primitives through which no gradient flows, by declaration. */
+    static final Set<Op> NON_DIFFERENTIABLE = EnumSet.of(Op.CMPLT, Op.CMPEQ, Op.CONST, Op.IOTA, Op.RAND, Op.DETACH, Op.INPUT);
+
+    private VjpRules() {
+    }
+
+    /** @return whether the op has a rule (every op must have one or be declared non-differentiable) */
+    static boolean hasRule(Op op) {
+        return !NON_DIFFERENTIABLE.contains(op);
+    }
+
+    /**
+     * @param y the node
+     * @param g ∂L/∂y, y's shape
+     * @param needs whether a source needs a gradient
+     * @param singleUseExpand whether a source is an EXPAND whose only consumer on the path is y
+     * @return the contributions to y's sources
+     */
+    static List<Contribution> apply(Node y, Tensor g, Predicate<Node> needs, Predicate<Node> singleUseExpand) {
+        List<Contribution> out = new ArrayList<>();
+        Tensor self = Tensor.fromNode(y);
+        Tensor x = y.sourceCount() > 0 ? Tensor.fromNode(y.source(0)) : null;
+        Tensor z = y.sourceCount() > 1 ? Tensor.fromNode(y.source(1)) : null;
+        switch (y.op()) {
+            // ---- movement: each undoes itself
+            case RESHAPE -> send(out, needs, y, 0, g.reshape(x.shape()));
+            case PERMUTE -> send(out, needs, y, 0, g.permute(((PermuteArgument) y.argument()).inverse()));
+            case EXPAND, CONTIGUOUS -> send(out, needs, y, 0, g); // EXPAND: summed down on accumulation
+            case PAD -> {
+                PadArgument pad = (PadArgument) y.argument();
+                int[] ends = x.shape();
+                for (int k = 0; k < ends.length; k++) {
+                    ends[k] += pad.before()[k];
+                }
+                send(out, needs, y, 0, g.shrink(pad.before(), ends));
+            }
+            case SHRINK -> {
+                ShrinkArgument box = (ShrinkArgument) y.argument();
+                int[] after = x.shape();
+                for (int k = 0; k < after.length; k++) {
+                    after[k] -= box.ends()[k];
+                }
+                send(out, needs, y, 0, g.pad(box.starts(), after, 0.0));
+            }
+            case FLIP -> send(out, needs, y, 0, g.flip(((AxesArgument) y.argument()).axes()));
+            // ---- unary
+            case EXP -> send(out, needs, y, 0, g.mul(self));
+            case LOG -> send(out, needs, y, 0, g.div(x));
+            case SQRT -> send(out, needs, y, 0, g.mul(0.5).div(self));
+            case RECIPROCAL -> send(out, needs, y, 0, g.mul(self).mul(self).neg());
+            case SIN -> send(out, needs, y, 0, g.mul(x.cos()));
+            case CAST -> send(out, needs, y, 0, g.cast(x.dtype()));
+            // ---- binary and ternary
+            case ADD -> {
+                send(out, needs, y, 0, g);
+                send(out, needs, y, 1, g);
+            }
+            case MUL -> {
+                send(out, needs, y, 0, g.mul(z));
+                send(out, needs, y, 1, g.mul(x));
+            }
+            case MAX -> { // ties split evenly between the two operands
+                Tensor tie = x.eq(z).mul(0.5);
+                send(out, needs, y, 0, g.mul(z.lt(x).add(tie)));
+                send(out, needs, y, 1, g.mul(x.lt(z).add(tie)));
+            }
+            case WHERE -> {
+                Tensor zero = Tensor.zeros(g.dtype(), g.shape());
+                send(out, needs, y, 1, x.where(g, zero));
+                send(out, needs, y, 2, x.where(zero, g));
+            }
+            // ---- reductions (reduced axes are kept as length 1, so g broadcasts back)
+            case SUM -> send(out, needs, y, 0, g.broadcastTo(x.shape()));
+            case REDUCE_MAX -> { // ties split evenly, as PyTorch's amax
+                int[] axes = ((AxesArgument) y.argument()).axes();
+                Tensor winners = x.eq(self.broadcastTo(x.shape()));
+                Tensor count = winners.reducePrimitive(Op.SUM, axes);
+                send(out, needs, y, 0, g.div(count).broadcastTo(x.shape()).mul(winners));
+            }
+            case PROD -> send(out, needs, y, 0, g.broadcastTo(x.shape()).mul(ProductOfOthers.of(x, ((AxesArgument) y.argument()).axes())));
+            case CONTRACT -> {
+                int[] axes = ((AxesArgument) y.argument()).axes();
+                Tensor spread = g.broadcastTo(x.shape());
+                contractSide(out, needs, singleUseExpand, y, 0, spread, z);
+                contractSide(out, needs, singleUseExpand, y, 1, spread, x);
+                assert axes.length >= 0;
+            }
+            default -> throw new IllegalStateException("no vector-Jacobian rule for " + y.op());
+        }
+        return out;
+    }
+
+    /**
+     * ∂L/∂a = g·b (g spread over the contracted axes). When a is an EXPAND used only here, the sum
+     * over its expanded axes is folded into a second CONTRACT and sent straight to EXPAND's source,
+     * so no product of the full broadcast shape is materialised (a matmul's gradient is two matmuls).
+     */
+    private static void contractSide(List<Contribution> out, Predicate<Node> needs, Predicate<Node> singleUseExpand,
+                                     Node y, int side, Tensor spread, Tensor other) {
+        Node source = y.source(side);
+        if (!needs.test(source)) {
+            return;
+        }
+        if (singleUseExpand.test(source) && needs.test(source.source(0))) {
+            int[] small = source.source(0).shape();
+            int[] full = source.shape();
+            int[] expanded = java.util.stream.IntStream.range(0, full.length)
+                    .filter(k -> small[k] == 1 && full[k] != 1).toArray();
+            out.add(new Contribution(source.source(0), spread.contract(other, expanded)));
+            return;
+        }
+        out.add(new Contribution(source, spread.mul(other)));
+    }
+
+    private static void send(List<Contribution> out, Predicate<Node> needs, Node y, int index, Tensor cotangent) {
+        Node source = y.source(index);
+        if (needs.test(source)) {
+            out.add(new Contribution(source, cotangent));
+        }
+    }
+}
