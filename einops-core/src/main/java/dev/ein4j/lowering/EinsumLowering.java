@@ -285,7 +285,7 @@ public final class EinsumLowering {
             List<Step> alignRight = align(axesLists.get(b), shapesNow.get(b), union, unionShape);
             int[] resultShape = kept.stream().mapToInt(lengths::get).toArray();
             EinsumPlan.Contraction contraction = new EinsumPlan.Contraction(a, b, alignLeft, alignRight, summed,
-                    resultShape, List.copyOf(kept));
+                    resultShape, List.copyOf(kept), Arrays.stream(summed).mapToObj(union::get).toList());
             axesLists.remove(b);
             axesLists.remove(a);
             shapesNow.remove(b);

@@ -33,9 +33,10 @@ public final class EinsumPlan {
      * @param summedAxes axes of the union summed by CONTRACT; empty means a plain product (MUL)
      * @param resultShape the shape after the summed axes are dropped
      * @param resultAxes the names of the result's axes
+     * @param summedNames the names of the summed axes
      */
     public record Contraction(int left, int right, List<Step> alignLeft, List<Step> alignRight, int[] summedAxes,
-                              int[] resultShape, List<String> resultAxes) {
+                              int[] resultShape, List<String> resultAxes, List<String> summedNames) {
 
         /** @return the number of elements of the result */
         public long resultSize() {
@@ -92,7 +93,7 @@ public final class EinsumPlan {
         for (Contraction contraction : contractions) {
             text.append("\n  contraction ").append(next - operands.size() + 1).append(": #").append(contraction.left())
                     .append(" x #").append(contraction.right())
-                    .append(contraction.summedAxes().length == 0 ? " (product)" : " summing union axes " + Arrays.toString(contraction.summedAxes()))
+                    .append(contraction.summedAxes().length == 0 ? " (product)" : " summing (" + String.join(" ", contraction.summedNames()) + ")")
                     .append(" -> (").append(String.join(" ", contraction.resultAxes())).append(") ")
                     .append(Arrays.toString(contraction.resultShape())).append(", ").append(contraction.resultSize())
                     .append(" elements");

@@ -1,0 +1,63 @@
+package dev.ein4j.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ein4j.ir.DType;
+import dev.ein4j.pattern.Operation;
+import dev.ein4j.pattern.PatternParser;
+import dev.ein4j.tensor.Axes;
+import dev.ein4j.tensor.Ein;
+import dev.ein4j.tensor.Tensor;
+import org.junit.jupiter.api.Test;
+
+class ExamplesTest {
+
+    @Test
+    void flagshipModelLearns() {
+        BarsDataset train = BarsDataset.generate(60, 7);
+        TinyAttentionClassifier model = new TinyAttentionClassifier(42);
+        double first = Double.NaN;
+        double last = Double.NaN;
+        for (int step = 0; step < 40; step++) {
+            Tensor loss = TinyAttentionClassifier.crossEntropy(model.logits(train.images()), train.oneHot());
+            loss.backward();
+            last = loss.item();
+            first = step == 0 ? last : first;
+            model.step(0.5);
+        }
+        assertThat(first).isBetween(0.9, 1.4); // about ln 3 at the start
+        assertThat(last).isLessThan(first * 0.8);
+    }
+
+    @Test
+    void softmaxRowsSumToOne() {
+        Tensor rows = TinyAttentionClassifier.softmax(Tensor.randn(3, DType.FLOAT64, 4, 5).mul(10));
+        double[] sums = rows.sum(1).toDoubleArray();
+        for (double sum : sums) {
+            assertThat(sum).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-12));
+        }
+    }
+
+    @Test
+    void readmeSnippetRunsWithTheShapesItClaims() {
+        Tensor images = Tensor.randn(42, 8, 3, 32, 32);
+        Tensor patches = images.rearrange("b c (h p1) (w p2) -> b (h w) (p1 p2 c)", Axes.of("p1", 4, "p2", 4));
+        assertThat(patches.shape()).containsExactly(8, 64, 48);
+        Tensor pooled = images.reduce("b c (h 2) (w 2) -> b c h w", "max");
+        assertThat(pooled.shape()).containsExactly(8, 3, 16, 16);
+        Tensor q = Tensor.randn(1, 2, 4, 5, 8);
+        Tensor k = Tensor.randn(2, 2, 4, 6, 8);
+        assertThat(Ein.einsum("b h i d, b h j d -> b h i j", q, k).shape()).containsExactly(2, 4, 5, 6);
+        Tensor w = Tensor.randn(1, DType.FLOAT64, 48, 10).requireGrad();
+        Tensor loss = Ein.einsum("b t p, p k -> b k", patches.cast(DType.FLOAT64), w).tanh().sum();
+        loss.backward();
+        assertThat(w.grad().shape()).containsExactly(48, 10);
+    }
+
+    @Test
+    void patternCliDescribesTheAxisStructure() {
+        String text = PatternCli.describe(PatternParser.parse(Operation.REARRANGE, "b  (h w) -> b h w"));
+        assertThat(text).startsWith("canonical: b (h w) -> b h w\n").contains("Composition (column 4)")
+                .contains("output:");
+    }
+}
