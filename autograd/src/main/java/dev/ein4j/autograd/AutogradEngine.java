@@ -16,7 +16,7 @@ import java.util.Set;
  * {@link Tensor#backward()}: finds the leaves that require gradients below the output (explicit
  * stack, following only nodes that require gradients), differentiates with respect to them, and
  * adds the results to their accumulated gradients. The gradients of all leaves are computed in one
- * realization, so the forward intermediates they share are computed once.
+ * realization, together with the output, so the forward intermediates they share are computed once.
  */
 public final class AutogradEngine implements GradientEngine {
 
@@ -35,7 +35,11 @@ public final class AutogradEngine implements GradientEngine {
             totals.add(total.contiguous());
             updated.add(leaf);
         }
-        Tensor.realizeAll(totals.toArray(Tensor[]::new));
+        // The output is computed in the same pass: its forward intermediates are shared with the
+        // gradients, and a later loss.item() reads the kept result instead of recomputing it.
+        List<Tensor> wanted = new ArrayList<>(totals);
+        wanted.add(output);
+        Tensor.realizeAll(wanted.toArray(Tensor[]::new));
         for (int i = 0; i < updated.size(); i++) {
             // A fresh leaf over the computed data: the gradient keeps no graph (and no forward buffers) alive.
             Node computed = totals.get(i).node();

@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * A one-block vision transformer in a dozen patterns: images are cut into patches with rearrange,
- * embedded and attended with einsum, pooled with reduce. No layer code and no derivative is
+ * embedded with einsum (then tanh), attended with einsum, pooled with reduce. No layer code and no derivative is
  * written by hand: {@code backward()} differentiates the IR.
  */
 final class TinyAttentionClassifier {
@@ -45,7 +45,7 @@ final class TinyAttentionClassifier {
         Tensor head = parameters.get(3);
 
         Tensor patches = images.rearrange("b c (h p1) (w p2) -> b (h w) (p1 p2 c)", Axes.of("p1", PATCH, "p2", PATCH));
-        Tensor tokens = Ein.einsum("b t p, p d -> b t d", patches, embed).add(position);
+        Tensor tokens = Ein.einsum("b t p, p d -> b t d", patches, embed).add(position).tanh();
         Tensor q = Ein.einsum("b t d, d e -> b t e", tokens, qkv.slice(0, 0, 1).squeeze(0));
         Tensor k = Ein.einsum("b t d, d e -> b t e", tokens, qkv.slice(0, 1, 2).squeeze(0));
         Tensor v = Ein.einsum("b t d, d e -> b t e", tokens, qkv.slice(0, 2, 3).squeeze(0));
