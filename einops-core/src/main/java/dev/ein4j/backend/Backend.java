@@ -40,6 +40,17 @@ public interface Backend {
     double[] read(DeviceBuffer source);
 
     /**
+     * Whether buffers hold memory that only {@link #release} frees (native or device memory). A
+     * backend whose buffers are plain Java arrays answers false: its buffers are then left to the
+     * garbage collector, with no cleaner keeping them alive past their last use.
+     *
+     * @return true unless buffers are ordinary heap objects
+     */
+    default boolean requiresRelease() {
+        return true;
+    }
+
+    /**
      * Frees a buffer. Called exactly once per buffer, never while a kernel uses it.
      *
      * @param buffer a buffer of this backend

@@ -6,7 +6,8 @@ import java.lang.ref.Cleaner;
 /**
  * Ownership of one device buffer. The buffer is released exactly once: explicitly by the runtime
  * when an intermediate result is no longer needed, or by a cleaner when the last tensor reading it
- * is garbage collected, whichever comes first.
+ * is garbage collected, whichever comes first. Buffers of backends that do not
+ * {@link Backend#requiresRelease() require release} are left to the garbage collector.
  */
 public final class Storage {
 
@@ -23,7 +24,9 @@ public final class Storage {
     public Storage(Backend backend, DeviceBuffer buffer) {
         this.backend = backend;
         this.buffer = buffer;
-        this.cleanable = CLEANER.register(this, new Release(backend, buffer));
+        // A cleaner's action holds the buffer strongly until it runs; heap-only buffers skip it so
+        // that the garbage collector reclaims them with their last user.
+        this.cleanable = backend.requiresRelease() ? CLEANER.register(this, new Release(backend, buffer)) : null;
     }
 
     /**
@@ -50,7 +53,9 @@ public final class Storage {
 
     /** Releases the buffer now; later calls and the cleaner do nothing. */
     public void release() {
-        cleanable.clean();
+        if (cleanable != null) {
+            cleanable.clean();
+        }
     }
 
     /** The cleaning action holds the backend and buffer, never the storage itself. */

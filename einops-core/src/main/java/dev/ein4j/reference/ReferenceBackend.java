@@ -44,6 +44,11 @@ public final class ReferenceBackend implements Backend {
     }
 
     @Override
+    public boolean requiresRelease() {
+        return false;
+    }
+
+    @Override
     public void release(DeviceBuffer buffer) {
         // Java arrays are reclaimed by the garbage collector.
     }
