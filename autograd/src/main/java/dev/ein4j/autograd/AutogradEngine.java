@@ -1,5 +1,6 @@
 package dev.ein4j.autograd;
 
+import dev.ein4j.error.EinopsException;
 import dev.ein4j.ir.Node;
 import dev.ein4j.ir.Op;
 import dev.ein4j.tensor.GradientEngine;
@@ -22,6 +23,10 @@ public final class AutogradEngine implements GradientEngine {
 
     @Override
     public List<Tensor> backward(Tensor output, Tensor seed) {
+        if (!output.requiresGrad()) {
+            throw new EinopsException("backward() on a tensor that does not require gradients: no leaf made with "
+                    + "requireGrad() reaches it (or it was made in a no-grad scope, or through a comparison)");
+        }
         List<Node> leaves = leaves(output.node());
         if (leaves.isEmpty()) {
             return List.of();

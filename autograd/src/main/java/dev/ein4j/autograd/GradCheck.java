@@ -84,7 +84,7 @@ public final class GradCheck {
             values[i] = switch (domain) {
                 case ANY -> random.nextGaussian();
                 case POSITIVE -> 0.5 + 1.5 * random.nextDouble();
-                case TIE_FREE -> (i - size / 2.0) * 0.05 + random.nextDouble() * 0.01;
+                case TIE_FREE -> (i - size / 2.0) * 0.06 + random.nextDouble() * 0.01;
             };
         }
         if (domain == Domain.TIE_FREE) {

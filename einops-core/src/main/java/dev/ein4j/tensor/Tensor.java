@@ -1154,7 +1154,8 @@ public final class Tensor {
             nodes[i] = sources[i].node;
             requiresGrad |= nodes[i].requiresGrad();
         }
-        Node node = new Node(op, dtype, shape, argument, requiresGrad && GradientMode.isEnabled(), nodes);
+        boolean differentiable = op != Op.CMPLT && op != Op.CMPEQ; // comparisons are piecewise constant
+        Node node = new Node(op, dtype, shape, argument, requiresGrad && differentiable && GradientMode.isEnabled(), nodes);
         if (!GradientMode.isEnabled()) {
             node = new Node(Op.DETACH, dtype, shape, null, false, node); // no gradient flows out of a no-grad scope
         }
