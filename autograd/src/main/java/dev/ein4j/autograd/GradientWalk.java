@@ -1,14 +1,13 @@
 package dev.ein4j.autograd;
 
 import dev.ein4j.error.ShapeException;
+import dev.ein4j.ir.GraphOrder;
 import dev.ein4j.ir.Node;
 import dev.ein4j.ir.Op;
 import dev.ein4j.tensor.Tensor;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,36 +70,9 @@ final class GradientWalk {
         return result;
     }
 
-    /** Post-order of the outputs' ancestors, not descending below the inputs; explicit stack. */
+    /** Post-order of the outputs' ancestors, not descending below the inputs or through non-differentiable ops. */
     private List<Node> order(List<Node> outputs) {
-        List<Node> order = new ArrayList<>();
-        Set<Node> visited = Collections.newSetFromMap(new IdentityHashMap<>());
-        Deque<Node> stack = new ArrayDeque<>();
-        Deque<Integer> nextSource = new ArrayDeque<>();
-        for (Node root : outputs) {
-            if (!visited.add(root)) {
-                continue;
-            }
-            stack.push(root);
-            nextSource.push(0);
-            while (!stack.isEmpty()) {
-                Node node = stack.peek();
-                int next = nextSource.pop();
-                boolean descend = !inputs.contains(node) && VjpRules.hasRule(node.op());
-                if (descend && next < node.sourceCount()) {
-                    nextSource.push(next + 1);
-                    Node source = node.source(next);
-                    if (visited.add(source)) {
-                        stack.push(source);
-                        nextSource.push(0);
-                    }
-                } else {
-                    stack.pop();
-                    order.add(node);
-                }
-            }
-        }
-        return order;
+        return GraphOrder.postOrder(outputs, node -> !inputs.contains(node) && VjpRules.hasRule(node.op()));
     }
 
     /** A node is on a path if it is an input, or differentiable with a source on a path. */

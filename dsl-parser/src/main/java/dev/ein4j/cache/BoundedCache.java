@@ -31,7 +31,7 @@ public final class BoundedCache<K, V> {
 
     /**
      * The cached value for the key, computing and storing it on a miss. Two threads that miss at
-     * the same time may both compute; the function must be pure.
+     * the same time may both compute (the function must be pure); both get the value stored first.
      *
      * @param key the key
      * @param compute computes the value on a miss; exceptions propagate and nothing is cached
@@ -46,8 +46,8 @@ public final class BoundedCache<K, V> {
         if (entries.size() >= capacity) {
             evict();
         }
-        entries.put(key, value);
-        return value;
+        V winner = entries.putIfAbsent(key, value);
+        return winner != null ? winner : value;
     }
 
     /** @return the number of entries now held */

@@ -60,6 +60,7 @@ final class PatternValidator {
 
     private void checkArrow() {
         Operand left = parsed.input();
+        rejectComposedEllipsis(left, "the left side");
         Operand right = parsed.output().orElseThrow();
         Operation operation = parsed.operation();
         Map<String, AxisName> leftNames = uniqueNames(left, "the left side");
@@ -97,6 +98,7 @@ final class PatternValidator {
 
     private void checkEinsum() {
         Operand output = parsed.output().orElseThrow();
+        parsed.inputs().forEach(input -> rejectComposedEllipsis(input, "an einsum input"));
         Map<String, AxisName> outputNames = uniqueNames(output, "the output");
         rejectWindows(output, "an einsum output");
         rejectAnonymous(output, "an einsum output allows no anonymous axes except 1");
@@ -169,6 +171,20 @@ final class PatternValidator {
         for (AxisTerm term : flatten(operand)) {
             if (term instanceof AnonymousAxis anonymous) {
                 throw error(term.span(), message + ", found '" + anonymous.length() + "'");
+            }
+        }
+    }
+
+    /** '(...)' reads fine on an output, but on an input it cannot say how many dimensions it stands for. */
+    private void rejectComposedEllipsis(Operand operand, String where) {
+        for (AxisTerm term : operand.terms()) {
+            if (term instanceof Composition composition) {
+                for (AxisTerm member : composition.members()) {
+                    if (member instanceof EllipsisAxis) {
+                        throw error(member.span(), "'...' inside parentheses is not allowed on " + where
+                                + "; write it on its own, e.g. 'b ... -> b (...)'");
+                    }
+                }
             }
         }
     }

@@ -130,6 +130,8 @@ class InvalidPatternsTest {
             // ---- ellipsis: a second one, on the right without the left
             bad(REARRANGE, "b ... ... -> b ...", 7, "... ->", "a second ellipsis '...' in the left side"),
             bad(REARRANGE, "b ... -> b ... (...)", 17, "...)", "a second ellipsis '...' in the right side"),
+            bad(REARRANGE, "b (...) c -> b ... c", 4, "...", "'...' inside parentheses is not allowed on the left side"),
+            bad(EINSUM, "(...) i -> i", 2, "...", "'...' inside parentheses is not allowed on an einsum input"),
             bad(REARRANGE, "b (h ... ...) -> b h ...", 10, "...)", "a second ellipsis"),
             bad(EINSUM, "i ... ..., j -> i j", 7, "...,", "a second ellipsis '...' in an einsum input"),
             bad(NUMPY_EINSUM, "i...j...", 6, "...", "a second ellipsis"),

@@ -121,8 +121,19 @@ public final class View {
 
     /** @return whether this view reads a compact row-major buffer from offset 0 */
     public boolean isContiguous() {
-        return maskStart == null && offset == 0 && Arrays.equals(strides, contiguousStrides(shape))
-                || size() == 0 && maskStart == null;
+        if (maskStart != null) {
+            return false;
+        }
+        if (size() == 0) {
+            return true;
+        }
+        int[] compact = contiguousStrides(shape);
+        for (int k = 0; k < shape.length; k++) {
+            if (shape[k] != 1 && strides[k] != compact[k]) {
+                return false; // the stride of a length-1 dimension is never used
+            }
+        }
+        return offset == 0;
     }
 
     /**

@@ -23,10 +23,11 @@ import java.util.Objects;
  * LoweringPlan plan = ArrowLowering.plan(Operation.REARRANGE, "b c (h p1) (w p2) -> b (h w) (p1 p2 c)",
  *         Map.of("p1", 2, "p2", 2), new int[] {2, 3, 8, 8});
  * plan.explain();
- * // rearrange "b c (h p1) (w p2) -> b (h w) (p1 p2 c)" on [2, 3, 8, 8] with {p1=2, p2=2}
+ * // rearrange "b c (h p1) (w p2) -> b (h w) (p1 p2 c)" on [2, 3, 8, 8] with {b=2, c=3, h=4, p1=2, p2=2, w=4}
  * //   1. reshape -> [2, 3, 4, 2, 4, 2]
  * //   2. permute [0, 2, 4, 3, 5, 1] -> [2, 4, 4, 2, 2, 3]
  * //   3. reshape -> [2, 16, 12]
+ * // (the "with" part lists every solved length: b, c, h, p1, p2, w)
  * }</pre>
  */
 public final class ArrowLowering {
@@ -178,6 +179,7 @@ public final class ArrowLowering {
                     .mapToInt(axis -> length(axis.name(), lengths)).reduce(1, Math::multiplyExact)).toArray();
             reshape(steps, current, output);
 
+            collapseReshapes(steps, shape);
             Map<String, Integer> named = new LinkedHashMap<>();
             for (String name : leftAxes) {
                 if (!name.startsWith("#") && !name.startsWith(ElementaryAxis.ELLIPSIS_PREFIX)) {
@@ -201,6 +203,18 @@ public final class ArrowLowering {
                 return added.knownLength();
             }
             return Objects.requireNonNull(lengths.get(name), name);
+        }
+
+        /** Two reshapes in a row are one; a reshape back to the input shape is none. */
+        private static void collapseReshapes(List<Step> steps, int[] inputShape) {
+            for (int k = steps.size() - 1; k > 0; k--) {
+                if (steps.get(k) instanceof Step.Reshape && steps.get(k - 1) instanceof Step.Reshape) {
+                    steps.remove(k - 1);
+                }
+            }
+            if (!steps.isEmpty() && steps.get(0) instanceof Step.Reshape first && Arrays.equals(first.shape(), inputShape)) {
+                steps.remove(0);
+            }
         }
 
         private static int[] reshape(List<Step> steps, int[] current, int[] target) {

@@ -21,6 +21,18 @@ public final class EinsumPlan {
      * @param axes the names of its axes after the steps
      */
     public record OperandPlan(int[] inputShape, List<Step> steps, List<String> axes) {
+
+        /** Copies everything: plans are cached and shared. */
+        public OperandPlan {
+            inputShape = inputShape.clone();
+            steps = List.copyOf(steps);
+            axes = List.copyOf(axes);
+        }
+
+        @Override
+        public int[] inputShape() {
+            return inputShape.clone();
+        }
     }
 
     /**
@@ -37,6 +49,26 @@ public final class EinsumPlan {
      */
     public record Contraction(int left, int right, List<Step> alignLeft, List<Step> alignRight, int[] summedAxes,
                               int[] resultShape, List<String> resultAxes, List<String> summedNames) {
+
+        /** Copies everything: plans are cached and shared. */
+        public Contraction {
+            alignLeft = List.copyOf(alignLeft);
+            alignRight = List.copyOf(alignRight);
+            summedAxes = summedAxes.clone();
+            resultShape = resultShape.clone();
+            resultAxes = List.copyOf(resultAxes);
+            summedNames = List.copyOf(summedNames);
+        }
+
+        @Override
+        public int[] summedAxes() {
+            return summedAxes.clone();
+        }
+
+        @Override
+        public int[] resultShape() {
+            return resultShape.clone();
+        }
 
         /** @return the number of elements of the result */
         public long resultSize() {

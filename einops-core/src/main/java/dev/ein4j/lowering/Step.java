@@ -13,8 +13,18 @@ public sealed interface Step {
 
     /** Reinterpret the elements under a new shape (RESHAPE). */
     record Reshape(int[] shape) implements Step {
+        /** Copies the arrays: plans are cached and shared. */
+        public Reshape {
+            shape = shape.clone();
+        }
+
         @Override
         public int[] shapeAfter() {
+            return shape.clone();
+        }
+
+        @Override
+        public int[] shape() {
             return shape.clone();
         }
 
@@ -26,8 +36,24 @@ public sealed interface Step {
 
     /** Reorder dimensions: output dimension k is input dimension order[k] (PERMUTE). */
     record Permute(int[] order, int[] shape) implements Step {
+        /** Copies the arrays: plans are cached and shared. */
+        public Permute {
+            order = order.clone();
+            shape = shape.clone();
+        }
+
+        @Override
+        public int[] order() {
+            return order.clone();
+        }
+
         @Override
         public int[] shapeAfter() {
+            return shape.clone();
+        }
+
+        @Override
+        public int[] shape() {
             return shape.clone();
         }
 
@@ -39,8 +65,24 @@ public sealed interface Step {
 
     /** Reduce the given axes away (SUM / REDUCE_MAX / PROD, then a reshape that drops them). */
     record Reduce(int[] axes, int[] shape) implements Step {
+        /** Copies the arrays: plans are cached and shared. */
+        public Reduce {
+            axes = axes.clone();
+            shape = shape.clone();
+        }
+
+        @Override
+        public int[] axes() {
+            return axes.clone();
+        }
+
         @Override
         public int[] shapeAfter() {
+            return shape.clone();
+        }
+
+        @Override
+        public int[] shape() {
             return shape.clone();
         }
 
@@ -52,8 +94,18 @@ public sealed interface Step {
 
     /** Broadcast length-1 dimensions to the given lengths (EXPAND). */
     record Expand(int[] shape) implements Step {
+        /** Copies the arrays: plans are cached and shared. */
+        public Expand {
+            shape = shape.clone();
+        }
+
         @Override
         public int[] shapeAfter() {
+            return shape.clone();
+        }
+
+        @Override
+        public int[] shape() {
             return shape.clone();
         }
 
@@ -69,8 +121,18 @@ public sealed interface Step {
      * CONTRACT with an identity matrix built from IOTA and CMPEQ.
      */
     record Diagonal(int first, int second, int[] shape) implements Step {
+        /** Copies the arrays: plans are cached and shared. */
+        public Diagonal {
+            shape = shape.clone();
+        }
+
         @Override
         public int[] shapeAfter() {
+            return shape.clone();
+        }
+
+        @Override
+        public int[] shape() {
             return shape.clone();
         }
 

@@ -7,17 +7,15 @@ import dev.ein4j.backend.Realized;
 import dev.ein4j.backend.Storage;
 import dev.ein4j.ir.AxesArgument;
 import dev.ein4j.ir.DType;
+import dev.ein4j.ir.GraphOrder;
 import dev.ein4j.ir.Node;
 import dev.ein4j.ir.Op;
 import dev.ein4j.ir.PadArgument;
 import dev.ein4j.ir.PermuteArgument;
 import dev.ein4j.ir.ShrinkArgument;
 import dev.ein4j.ir.View;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Deque;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -82,35 +80,9 @@ public final class Realizer {
 
     // ------------------------------------------------------------------ scheduling
 
-    /** Post-order of the unrealized nodes that the wanted ones depend on, by explicit stack. */
+    /** Post-order of the unrealized nodes that the wanted ones depend on. */
     private static List<Node> schedule(List<Node> wanted) {
-        List<Node> order = new ArrayList<>();
-        Set<Node> visited = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-        Deque<Node> stack = new ArrayDeque<>();
-        Deque<Integer> nextSource = new ArrayDeque<>();
-        for (Node root : wanted) {
-            if (!visited.add(root)) {
-                continue;
-            }
-            stack.push(root);
-            nextSource.push(0);
-            while (!stack.isEmpty()) {
-                Node node = stack.peek();
-                int next = nextSource.pop();
-                if (node.realized() == null && next < node.sourceCount()) {
-                    nextSource.push(next + 1);
-                    Node source = node.source(next);
-                    if (visited.add(source)) {
-                        stack.push(source);
-                        nextSource.push(0);
-                    }
-                } else {
-                    stack.pop();
-                    order.add(node);
-                }
-            }
-        }
-        return order;
+        return GraphOrder.postOrder(wanted, node -> node.realized() == null);
     }
 
     /** The backend where the graph's data lives (its first computed leaf), else the current one. */

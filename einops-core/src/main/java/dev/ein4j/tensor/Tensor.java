@@ -435,14 +435,14 @@ public final class Tensor {
         return other.binary(Op.CMPLT, this);
     }
 
-    /** @param other broadcast @return 1 where this ≤ other, else 0 */
+    /** @param other broadcast @return 1 where this ≤ other, else 0 (0 where either is NaN) */
     public Tensor le(Tensor other) {
-        return gt(other).neg().add(1.0);
+        return lt(other).maximum(eq(other));
     }
 
-    /** @param other broadcast @return 1 where this ≥ other, else 0 */
+    /** @param other broadcast @return 1 where this ≥ other, else 0 (0 where either is NaN) */
     public Tensor ge(Tensor other) {
-        return lt(other).neg().add(1.0);
+        return gt(other).maximum(eq(other));
     }
 
     /** @param other broadcast @return 1 where this = other, else 0 */
@@ -843,7 +843,7 @@ public final class Tensor {
             before[dimension] = offset;
             after[dimension] = total - offset - part.length(dimension);
             offset += part.length(dimension);
-            Tensor placed = part.pad(before, after, 0.0);
+            Tensor placed = part.pad(before, after, -0.0); // x + (−0) is x for every x, −0 included
             result = result == null ? placed : result.add(placed);
         }
         return result;
