@@ -48,7 +48,7 @@ public final class ArrowLowering {
      * @throws dev.ein4j.error.ShapeException if the pattern does not fit the shape and lengths
      */
     public static LoweringPlan plan(Operation operation, String pattern, Map<String, Integer> axisLengths, int[] shape) {
-        String[] names = axisLengths.isEmpty() ? NO_NAMES : axisLengths.keySet().stream().sorted().toArray(String[]::new);
+        String[] names = sortedNames(axisLengths);
         Recipe recipe = RECIPES.get(new RecipeKey(operation, pattern, List.of(names), shape.length),
                 key -> new Recipe(operation, pattern, names, shape, axisLengths));
         int[] lengths = new int[names.length];
@@ -59,6 +59,15 @@ public final class ArrowLowering {
     }
 
     private static final String[] NO_NAMES = new String[0];
+
+    private static String[] sortedNames(Map<String, Integer> axisLengths) {
+        if (axisLengths.isEmpty()) {
+            return NO_NAMES;
+        }
+        String[] names = axisLengths.keySet().toArray(NO_NAMES);
+        Arrays.sort(names);
+        return names;
+    }
 
     private record RecipeKey(Operation operation, String pattern, List<String> names, int rank) {
     }

@@ -1,6 +1,5 @@
 package dev.ein4j.lowering;
 
-import dev.ein4j.error.EinopsException;
 import dev.ein4j.error.ShapeException;
 import dev.ein4j.pattern.Span;
 import java.util.List;
@@ -24,10 +23,6 @@ final class LoweringErrors {
 
     ShapeException shape(Span span, String reason) {
         return new ShapeException(pattern, span == null ? 0 : span.column(), shapes, axisLengths, reason);
-    }
-
-    EinopsException unsupported(Span span, String reason) {
-        return shape(span, reason);
     }
 
     /** @return the text of the pattern under a span */

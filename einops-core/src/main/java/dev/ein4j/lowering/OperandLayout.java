@@ -31,10 +31,10 @@ final class OperandLayout {
      * @param ellipsisLength how many axes the ellipsis stands for (ignored without one)
      * @param ellipsisFirst index of the first ellipsis axis name ({@code …k}), for right-aligned
      *        broadcasting between einsum operands
-     * @param windows what to say when a window term is met (windows are lowered elsewhere)
+     * @param errors reports window terms, which are not lowered yet
      * @return the dimensions, in order
      */
-    static List<Dimension> dimensions(Operand operand, int ellipsisLength, int ellipsisFirst, LoweringErrors windows) {
+    static List<Dimension> dimensions(Operand operand, int ellipsisLength, int ellipsisFirst, LoweringErrors errors) {
         List<Dimension> dimensions = new ArrayList<>();
         for (AxisTerm term : operand.terms()) {
             if (term instanceof EllipsisAxis) {
@@ -54,7 +54,7 @@ final class OperandLayout {
                 }
                 dimensions.add(new Dimension(axes, term.span()));
             } else if (term instanceof WindowAxis) {
-                throw windows.unsupported(term.span(), "window axes such as " + term
+                throw errors.shape(term.span(), "window axes such as " + term
                         + " are not lowered yet; they parse and validate, and convolution patterns come with the layers");
             } else {
                 dimensions.add(new Dimension(single(term).map(List::of).orElse(List.of()), term.span()));

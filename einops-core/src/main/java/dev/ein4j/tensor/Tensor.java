@@ -849,7 +849,7 @@ public final class Tensor {
         return result;
     }
 
-    /** @return a compact copy in row-major order (itself when nothing needs to move) */
+    /** @return the same values laid out compactly in row-major order (no copy is made if they already are) */
     public Tensor contiguous() {
         return make(Op.CONTIGUOUS, dtype(), shape(), null, this);
     }
