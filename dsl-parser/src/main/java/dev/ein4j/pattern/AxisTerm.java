@@ -5,7 +5,7 @@ package dev.ein4j.pattern;
  *
  * <p>Terms are immutable values. Equality ignores where a term was written: {@code "(h w)"} parsed
  * from two different patterns gives equal terms, so a pattern's canonical {@code toString()}
- * re-parses to an equal value. {@link #toString()} prints the canonical form.
+ * re-parses to an equal value. {@code toString()} prints the canonical form.
  */
 public sealed interface AxisTerm
         permits AxisName, AnonymousAxis, UnitAxis, EllipsisAxis, Composition, WindowAxis, PackedAxes, SkippedAxis {

@@ -22,23 +22,77 @@ package dev.ein4j.ir;
  * </table>
  */
 public enum Op {
-    RESHAPE(Group.MOVEMENT), PERMUTE(Group.MOVEMENT), EXPAND(Group.MOVEMENT),
-    PAD(Group.MOVEMENT), SHRINK(Group.MOVEMENT), FLIP(Group.MOVEMENT),
+    // ---- movement: views over a buffer, resolved by the core; no arithmetic
+    /** Same elements in row-major order under a new shape of equal size. */
+    RESHAPE(Group.MOVEMENT),
+    /** Reorder dimensions ({@link PermuteArgument}). */
+    PERMUTE(Group.MOVEMENT),
+    /** Stretch length-1 dimensions to the node's shape (stride 0). */
+    EXPAND(Group.MOVEMENT),
+    /** Add elements of a fill value around each dimension ({@link PadArgument}). */
+    PAD(Group.MOVEMENT),
+    /** Keep a box of each dimension ({@link ShrinkArgument}). */
+    SHRINK(Group.MOVEMENT),
+    /** Reverse dimensions ({@link AxesArgument}). */
+    FLIP(Group.MOVEMENT),
 
-    EXP(Group.UNARY), LOG(Group.UNARY), SQRT(Group.UNARY), RECIPROCAL(Group.UNARY), SIN(Group.UNARY),
+    // ---- unary: y = f(x)
+    /** e^x. */
+    EXP(Group.UNARY),
+    /** ln x. */
+    LOG(Group.UNARY),
+    /** √x. */
+    SQRT(Group.UNARY),
+    /** 1/x. */
+    RECIPROCAL(Group.UNARY),
+    /** sin x. */
+    SIN(Group.UNARY),
+    /** x rounded to the node's type. */
     CAST(Group.UNARY),
 
-    ADD(Group.BINARY), MUL(Group.BINARY), MAX(Group.BINARY), CMPLT(Group.BINARY), CMPEQ(Group.BINARY),
+    // ---- binary: z = f(x, y), operands of one shape
+    /** x + y. */
+    ADD(Group.BINARY),
+    /** x · y. */
+    MUL(Group.BINARY),
+    /** max(x, y); NaN if either is NaN. */
+    MAX(Group.BINARY),
+    /** 1 if x &lt; y else 0. */
+    CMPLT(Group.BINARY),
+    /** 1 if x = y else 0. */
+    CMPEQ(Group.BINARY),
 
+    // ---- ternary
+    /** c ≠ 0 ? x : y. */
     WHERE(Group.TERNARY),
 
-    SUM(Group.REDUCE), REDUCE_MAX(Group.REDUCE), PROD(Group.REDUCE),
+    // ---- reduce over {@link AxesArgument} axes, kept as length 1
+    /** Σ x. */
+    SUM(Group.REDUCE),
+    /** max x (the reduce MAX; an enum cannot hold two constants named MAX). */
+    REDUCE_MAX(Group.REDUCE),
+    /** Π x. */
+    PROD(Group.REDUCE),
 
+    // ---- the one multiply-reduce
+    /** Σ over {@link AxesArgument} axes of x · y, the axes kept as length 1. */
     CONTRACT(Group.CONTRACT),
 
-    CONST(Group.CREATION), IOTA(Group.CREATION), RAND(Group.CREATION),
+    // ---- creation
+    /** A constant (argument: the value, a Double) over the node's shape. */
+    CONST(Group.CREATION),
+    /** 0, 1, ..., n − 1. */
+    IOTA(Group.CREATION),
+    /** Uniform [0, 1) from a seed (argument: a Long), see {@code CounterRandom}. */
+    RAND(Group.CREATION),
 
-    INPUT(Group.GRAPH), CONTIGUOUS(Group.GRAPH), DETACH(Group.GRAPH);
+    // ---- graph
+    /** Data given by the user, already computed. */
+    INPUT(Group.GRAPH),
+    /** The same values, compact in row-major order. */
+    CONTIGUOUS(Group.GRAPH),
+    /** The same values, with no gradient flowing through. */
+    DETACH(Group.GRAPH);
 
     /** The families of primitives; backends implement one method per compute family. */
     public enum Group {

@@ -293,42 +293,66 @@ public final class Tensor {
 
     // =================================================================== elementwise
 
-    /** @param other addend, broadcast @return this + other */
+    /**
+     * @param other addend, broadcast
+     * @return this + other
+     */
     public Tensor add(Tensor other) {
         return binary(Op.ADD, other);
     }
 
-    /** @param value addend @return this + value */
+    /**
+     * @param value addend
+     * @return this + value
+     */
     public Tensor add(double value) {
         return binary(Op.ADD, constant(value));
     }
 
-    /** @param other subtrahend, broadcast @return this − other */
+    /**
+     * @param other subtrahend, broadcast
+     * @return this − other
+     */
     public Tensor sub(Tensor other) {
         return add(other.neg());
     }
 
-    /** @param value subtrahend @return this − value */
+    /**
+     * @param value subtrahend
+     * @return this − value
+     */
     public Tensor sub(double value) {
         return add(-value);
     }
 
-    /** @param other factor, broadcast @return this · other */
+    /**
+     * @param other factor, broadcast
+     * @return this · other
+     */
     public Tensor mul(Tensor other) {
         return binary(Op.MUL, other);
     }
 
-    /** @param value factor @return this · value */
+    /**
+     * @param value factor
+     * @return this · value
+     */
     public Tensor mul(double value) {
         return binary(Op.MUL, constant(value));
     }
 
-    /** @param other divisor, broadcast @return this / other, as this · (1/other) */
+    /**
+     * @param other divisor, broadcast
+     * @return this / other, as this · (1/other)
+     */
     public Tensor div(Tensor other) {
         return mul(other.reciprocal());
     }
 
-    /** @param value divisor @return this / value */
+    /**
+     * @param value divisor
+     * @return this / value
+     */
     public Tensor div(double value) {
         return mul(1.0 / value);
     }
@@ -415,52 +439,82 @@ public final class Tensor {
         return mul(2.0).sigmoid().mul(2.0).sub(1.0);
     }
 
-    /** @param other broadcast @return elementwise max (NaN if either is NaN) */
+    /**
+     * @param other broadcast
+     * @return elementwise max (NaN if either is NaN)
+     */
     public Tensor maximum(Tensor other) {
         return binary(Op.MAX, other);
     }
 
-    /** @param other broadcast @return elementwise min, as −max(−this, −other) */
+    /**
+     * @param other broadcast
+     * @return elementwise min, as −max(−this, −other)
+     */
     public Tensor minimum(Tensor other) {
         return neg().maximum(other.neg()).neg();
     }
 
-    /** @param other broadcast @return 1 where this &lt; other, else 0 */
+    /**
+     * @param other broadcast
+     * @return 1 where this &lt; other, else 0
+     */
     public Tensor lt(Tensor other) {
         return binary(Op.CMPLT, other);
     }
 
-    /** @param other broadcast @return 1 where this &gt; other, else 0 */
+    /**
+     * @param other broadcast
+     * @return 1 where this &gt; other, else 0
+     */
     public Tensor gt(Tensor other) {
         return other.binary(Op.CMPLT, this);
     }
 
-    /** @param other broadcast @return 1 where this ≤ other, else 0 (0 where either is NaN) */
+    /**
+     * @param other broadcast
+     * @return 1 where this ≤ other, else 0 (0 where either is NaN)
+     */
     public Tensor le(Tensor other) {
         return lt(other).maximum(eq(other));
     }
 
-    /** @param other broadcast @return 1 where this ≥ other, else 0 (0 where either is NaN) */
+    /**
+     * @param other broadcast
+     * @return 1 where this ≥ other, else 0 (0 where either is NaN)
+     */
     public Tensor ge(Tensor other) {
         return gt(other).maximum(eq(other));
     }
 
-    /** @param other broadcast @return 1 where this = other, else 0 */
+    /**
+     * @param other broadcast
+     * @return 1 where this = other, else 0
+     */
     public Tensor eq(Tensor other) {
         return binary(Op.CMPEQ, other);
     }
 
-    /** @param other broadcast @return 1 where this ≠ other, else 0 */
+    /**
+     * @param other broadcast
+     * @return 1 where this ≠ other, else 0
+     */
     public Tensor ne(Tensor other) {
         return eq(other).neg().add(1.0);
     }
 
-    /** @param value a constant @return 1 where this &lt; value */
+    /**
+     * @param value a constant
+     * @return 1 where this &lt; value
+     */
     public Tensor lt(double value) {
         return lt(constant(value));
     }
 
-    /** @param value a constant @return 1 where this &gt; value */
+    /**
+     * @param value a constant
+     * @return 1 where this &gt; value
+     */
     public Tensor gt(double value) {
         return gt(constant(value));
     }
@@ -494,7 +548,10 @@ public final class Tensor {
         return reduce(Reduction.SUM, allAxes(), false);
     }
 
-    /** @param axes the summed dimensions (negative from the end) @return the sum over them, dimensions removed */
+    /**
+     * @param axes the summed dimensions (negative from the end)
+     * @return the sum over them, dimensions removed
+     */
     public Tensor sum(int... axes) {
         return reduce(Reduction.SUM, axes, false);
     }
@@ -504,7 +561,10 @@ public final class Tensor {
         return reduce(Reduction.MEAN, allAxes(), false);
     }
 
-    /** @param axes the dimensions @return the mean over them, dimensions removed */
+    /**
+     * @param axes the dimensions
+     * @return the mean over them, dimensions removed
+     */
     public Tensor mean(int... axes) {
         return reduce(Reduction.MEAN, axes, false);
     }
@@ -514,7 +574,10 @@ public final class Tensor {
         return reduce(Reduction.MAX, allAxes(), false);
     }
 
-    /** @param axes the dimensions @return the max over them, dimensions removed */
+    /**
+     * @param axes the dimensions
+     * @return the max over them, dimensions removed
+     */
     public Tensor max(int... axes) {
         return reduce(Reduction.MAX, axes, false);
     }
@@ -524,7 +587,10 @@ public final class Tensor {
         return reduce(Reduction.MIN, allAxes(), false);
     }
 
-    /** @param axes the dimensions @return the min over them, dimensions removed */
+    /**
+     * @param axes the dimensions
+     * @return the min over them, dimensions removed
+     */
     public Tensor min(int... axes) {
         return reduce(Reduction.MIN, axes, false);
     }
@@ -534,7 +600,10 @@ public final class Tensor {
         return reduce(Reduction.PROD, allAxes(), false);
     }
 
-    /** @param axes the dimensions @return the product over them, dimensions removed */
+    /**
+     * @param axes the dimensions
+     * @return the product over them, dimensions removed
+     */
     public Tensor prod(int... axes) {
         return reduce(Reduction.PROD, axes, false);
     }
@@ -874,7 +943,10 @@ public final class Tensor {
         return applyPlan(ArrowLowering.plan(Operation.REARRANGE, pattern, axes.asMap(), shape()).steps(), Reduction.SUM);
     }
 
-    /** @param pattern {@code left -> right} @return the rearranged tensor (see {@link #rearrange(String, Axes)}) */
+    /**
+     * @param pattern {@code left -> right}
+     * @return the rearranged tensor (see {@link #rearrange(String, Axes)})
+     */
     public Tensor rearrange(String pattern) {
         return rearrange(pattern, Axes.none());
     }
@@ -892,12 +964,20 @@ public final class Tensor {
         return applyPlan(ArrowLowering.plan(Operation.REDUCE, pattern, axes.asMap(), shape()).steps(), reduction);
     }
 
-    /** @param pattern the pattern @param reduction how to reduce @return the reduced tensor */
+    /**
+     * @param pattern the pattern
+     * @param reduction how to reduce
+     * @return the reduced tensor
+     */
     public Tensor reduce(String pattern, Reduction reduction) {
         return reduce(pattern, reduction, Axes.none());
     }
 
-    /** @param pattern the pattern @param reduction "sum", "mean", "max", "min" or "prod" @return the reduced tensor */
+    /**
+     * @param pattern the pattern
+     * @param reduction "sum", "mean", "max", "min" or "prod"
+     * @return the reduced tensor
+     */
     public Tensor reduce(String pattern, String reduction) {
         return reduce(pattern, Reduction.of(reduction), Axes.none());
     }
@@ -924,7 +1004,10 @@ public final class Tensor {
         return applyPlan(ArrowLowering.plan(Operation.REPEAT, pattern, axes.asMap(), shape()).steps(), Reduction.SUM);
     }
 
-    /** @param pattern the pattern, new axes anonymous @return the repeated tensor */
+    /**
+     * @param pattern the pattern, new axes anonymous
+     * @return the repeated tensor
+     */
     public Tensor repeat(String pattern) {
         return repeat(pattern, Axes.none());
     }

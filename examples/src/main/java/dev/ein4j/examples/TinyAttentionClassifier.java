@@ -37,7 +37,10 @@ final class TinyAttentionClassifier {
         return parameters;
     }
 
-    /** @param images [b, 1, 8, 8] @return logits [b, 3] */
+    /**
+     * @param images [b, 1, 8, 8]
+     * @return logits [b, 3]
+     */
     Tensor logits(Tensor images) {
         Tensor embed = parameters.get(0);
         Tensor position = parameters.get(1);
