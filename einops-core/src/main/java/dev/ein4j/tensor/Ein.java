@@ -287,6 +287,15 @@ public final class Ein {
         return EinsumLowering.plan(Operation.EINSUM, pattern, List.of(shapes)).explain();
     }
 
+    /**
+     * @param subscripts an einsum in numpy notation, e.g. {@code "ij,jk->ik"}
+     * @param shapes the operand shapes
+     * @return the plan, as {@link #explainEinsum} prints it
+     */
+    public static String explainEinsumNumpy(String subscripts, int[]... shapes) {
+        return EinsumLowering.plan(Operation.NUMPY_EINSUM, subscripts, List.of(shapes)).explain();
+    }
+
     // ------------------------------------------------------------------ helpers
 
     private static int starPosition(Operand operand) {

@@ -444,6 +444,8 @@ class LoweringTest {
 
         String text = Ein.explainEinsum("i j, j k, k l -> i l", shapes.toArray(int[][]::new));
         assertThat(text).contains("#1 x #2").contains("[2, 2], 4 elements").contains("[1000, 2], 2000 elements");
+        String numpy = Ein.explainEinsumNumpy("ij,jk,kl->il", shapes.toArray(int[][]::new));
+        assertThat(numpy).startsWith("einsum \"ij,jk,kl->il\"").contains("#1 x #2 summing (k)").contains("2000 elements");
 
         // mirrored: now (A B) is the small one
         EinsumPlan mirrored = EinsumLowering.plan(Operation.EINSUM, "i j, j k, k l -> i l",
