@@ -9,9 +9,9 @@ import java.util.function.Function;
  * and plans).
  *
  * <p>Lookups are a single {@link ConcurrentHashMap#get} so that a hit costs tens of nanoseconds.
- * When an insertion takes the size past the capacity, about a quarter of the entries are dropped
- * in iteration order. This is not LRU: it is cheap, lock-free for readers, and good enough for
- * caches whose working set is a few hundred patterns.
+ * Insertions take a lock; when one would take the size past the capacity, a quarter of the
+ * entries are dropped first, in iteration order. This is not LRU: it is cheap, lock-free for
+ * readers, and good enough for caches whose working set is a few hundred patterns.
  *
  * @param <K> key type, with value-based equals and hashCode
  * @param <V> value type, immutable
@@ -43,11 +43,19 @@ public final class BoundedCache<K, V> {
             return value;
         }
         value = compute.apply(key);
-        if (entries.size() >= capacity) {
-            evict();
+        // Misses are rare and already cost a computation: inserting under a lock keeps the size
+        // within the capacity exactly, while hits stay lock-free.
+        synchronized (entries) {
+            V winner = entries.get(key);
+            if (winner != null) {
+                return winner;
+            }
+            if (entries.size() >= capacity) {
+                evict();
+            }
+            entries.put(key, value);
+            return value;
         }
-        V winner = entries.putIfAbsent(key, value);
-        return winner != null ? winner : value;
     }
 
     /** @return the number of entries now held */
@@ -60,10 +68,11 @@ public final class BoundedCache<K, V> {
         entries.clear();
     }
 
+    /** Drops entries in iteration order until a quarter of the capacity is free; called under the lock. */
     private void evict() {
-        int toDrop = Math.max(1, capacity / 4);
+        int target = capacity - Math.max(1, capacity / 4);
         Iterator<K> keys = entries.keySet().iterator();
-        while (toDrop-- > 0 && keys.hasNext()) {
+        while (entries.size() > target && keys.hasNext()) {
             keys.next();
             keys.remove();
         }
