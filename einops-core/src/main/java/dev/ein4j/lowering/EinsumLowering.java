@@ -34,7 +34,30 @@ public final class EinsumLowering {
     private EinsumLowering() {
     }
 
-    private record Key(Operation operation, String pattern, List<List<Integer>> shapes) {
+    /** The plan cache's key; shapes are compared by value without boxing them on the hot path. */
+    private static final class Key {
+        private final Operation operation;
+        private final String pattern;
+        private final int[][] shapes;
+        private final int hash;
+
+        Key(Operation operation, String pattern, int[][] shapes) {
+            this.operation = operation;
+            this.pattern = pattern;
+            this.shapes = shapes;
+            this.hash = (operation.hashCode() * 31 + pattern.hashCode()) * 31 + Arrays.deepHashCode(shapes);
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Key that && operation == that.operation && pattern.equals(that.pattern)
+                    && Arrays.deepEquals(shapes, that.shapes);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
     }
 
     /**
@@ -46,8 +69,11 @@ public final class EinsumLowering {
      * @throws dev.ein4j.error.ShapeException if the operands do not fit the pattern
      */
     public static EinsumPlan plan(Operation operation, String pattern, List<int[]> shapes) {
-        List<List<Integer>> key = shapes.stream().map(shape -> Arrays.stream(shape).boxed().toList()).toList();
-        return PLANS.get(new Key(operation, pattern, key), k -> new Planner(operation, pattern, shapes).plan());
+        int[][] copies = new int[shapes.size()][];
+        for (int i = 0; i < copies.length; i++) {
+            copies[i] = shapes.get(i).clone();
+        }
+        return PLANS.get(new Key(operation, pattern, copies), k -> new Planner(operation, pattern, shapes).plan());
     }
 
     /** Builds one plan; lives for one call. */
