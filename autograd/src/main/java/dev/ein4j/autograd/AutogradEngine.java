@@ -3,6 +3,8 @@ package dev.ein4j.autograd;
 import dev.ein4j.error.EinopsException;
 import dev.ein4j.ir.Node;
 import dev.ein4j.ir.Op;
+import dev.ein4j.runtime.Realizer;
+import dev.ein4j.runtime.Results;
 import dev.ein4j.tensor.GradientEngine;
 import dev.ein4j.tensor.Tensor;
 import java.util.ArrayDeque;
@@ -48,7 +50,7 @@ public final class AutogradEngine implements GradientEngine {
         for (int i = 0; i < updated.size(); i++) {
             // A fresh leaf over the computed data: the gradient keeps no graph (and no forward buffers) alive.
             Node computed = totals.get(i).node();
-            updated.get(i).setGrad(Tensor.fromNode(Node.input(computed.realized(), computed.dtype(), false)));
+            updated.get(i).setGrad(Tensor.fromNode(Realizer.leaf(Results.get(computed), computed.dtype(), false)));
         }
         return updated;
     }

@@ -72,14 +72,14 @@ final class GradientWalk {
 
     /** Post-order of the outputs' ancestors, not descending below the inputs or through non-differentiable ops. */
     private List<Node> order(List<Node> outputs) {
-        return GraphOrder.postOrder(outputs, node -> !inputs.contains(node) && VjpRules.hasRule(node.op()));
+        return GraphOrder.postOrder(outputs, node -> !inputs.contains(node) && VjpRules.passesGradient(node));
     }
 
     /** A node is on a path if it is an input, or differentiable with a source on a path. */
     private void markPaths(List<Node> order) {
         for (Node node : order) {
             boolean reached = inputs.contains(node);
-            if (!reached && VjpRules.hasRule(node.op())) {
+            if (!reached && VjpRules.passesGradient(node)) {
                 for (int i = 0; i < node.sourceCount() && !reached; i++) {
                     reached = onPath.contains(node.source(i));
                 }

@@ -8,9 +8,7 @@ import dev.ein4j.ir.PermuteArgument;
 import dev.ein4j.ir.ShrinkArgument;
 import dev.ein4j.tensor.Tensor;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -25,15 +23,16 @@ import java.util.function.Predicate;
  */
 final class VjpRules {
 
-    /** Primitives through which no gradient flows, by declaration. */
-    static final Set<Op> NON_DIFFERENTIABLE = EnumSet.of(Op.CMPLT, Op.CMPEQ, Op.CONST, Op.IOTA, Op.RAND, Op.DETACH, Op.INPUT);
-
     private VjpRules() {
     }
 
-    /** @return whether the op has a rule (every op must have one or be declared non-differentiable) */
-    static boolean hasRule(Op op) {
-        return !NON_DIFFERENTIABLE.contains(op);
+    /**
+     * @param node a node
+     * @return whether gradients flow through it: its op is differentiable ({@link Op#isDifferentiable},
+     *         the one declaration) and its type is floating
+     */
+    static boolean passesGradient(Node node) {
+        return node.op().isDifferentiable() && node.dtype().isFloating();
     }
 
     /**
@@ -87,9 +86,9 @@ final class VjpRules {
                 send(out, needs, y, 1, g.mul(x));
             }
             case MAX -> { // ties split evenly between the two operands
-                Tensor tie = x.eq(z).mul(0.5);
-                send(out, needs, y, 0, g.mul(z.lt(x).add(tie)));
-                send(out, needs, y, 1, g.mul(x.lt(z).add(tie)));
+                Tensor tie = x.eq(z).cast(g.dtype()).mul(0.5);
+                send(out, needs, y, 0, g.mul(z.lt(x).cast(g.dtype()).add(tie)));
+                send(out, needs, y, 1, g.mul(x.lt(z).cast(g.dtype()).add(tie)));
             }
             case WHERE -> {
                 Tensor zero = Tensor.zeros(g.dtype(), g.shape());
@@ -100,7 +99,7 @@ final class VjpRules {
             case SUM -> send(out, needs, y, 0, g.broadcastTo(x.shape()));
             case REDUCE_MAX -> { // ties split evenly, as PyTorch's amax
                 int[] axes = ((AxesArgument) y.argument()).axes();
-                Tensor winners = x.eq(self.broadcastTo(x.shape()));
+                Tensor winners = x.eq(self.broadcastTo(x.shape())).cast(x.dtype());
                 Tensor count = winners.reducePrimitive(Op.SUM, axes);
                 send(out, needs, y, 0, g.div(count).broadcastTo(x.shape()).mul(winners));
             }

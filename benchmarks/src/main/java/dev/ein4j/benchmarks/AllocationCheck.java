@@ -53,7 +53,7 @@ public final class AllocationCheck {
         boolean ok = allocations == expected;
         System.out.printf("%-75s buffers allocated: %d (%d elements), expected %d  %s%n", what, allocations, elements,
                 expected, ok ? "ok" : "UNEXPECTED");
-        if (result.node().realized() == null) {
+        if (dev.ein4j.runtime.Results.get(result.node()) == null) {
             throw new IllegalStateException("not realized: " + what);
         }
         return ok;

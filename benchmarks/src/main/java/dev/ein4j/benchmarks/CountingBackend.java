@@ -1,17 +1,18 @@
 package dev.ein4j.benchmarks;
 
 import dev.ein4j.backend.Backend;
-import dev.ein4j.backend.BufferView;
+import dev.ein4j.backend.BackendCapabilities;
 import dev.ein4j.backend.DeviceBuffer;
 import dev.ein4j.ir.DType;
-import dev.ein4j.ir.Op;
+import dev.ein4j.kernel.HostData;
+import dev.ein4j.kernel.Kernel;
 import dev.ein4j.reference.ReferenceBackend;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The reference backend, counting the buffers it allocates: every {@link dev.ein4j.backend.Storage}
- * the runtime makes goes through {@link #allocate}, so the count is the number of buffers a
+ * The reference backend, counting the buffers it allocates: every buffer
+ * the runtime asks for goes through {@link #allocate}, so the count is the number of buffers a
  * computation needed. Registered as backend {@value #NAME} by {@link CountingBackendProvider}.
  */
 public final class CountingBackend implements Backend {
@@ -46,54 +47,39 @@ public final class CountingBackend implements Backend {
     }
 
     @Override
-    public DeviceBuffer allocate(DType dtype, int size) {
+    public BackendCapabilities capabilities() {
+        return delegate.capabilities();
+    }
+
+    @Override
+    public DeviceBuffer allocate(DType dtype, long size) {
         ALLOCATIONS.incrementAndGet();
         ALLOCATED_ELEMENTS.addAndGet(size);
         return delegate.allocate(dtype, size);
     }
 
     @Override
-    public void write(DeviceBuffer target, double[] data) {
+    public void write(DeviceBuffer target, HostData data) {
         delegate.write(target, data);
     }
 
     @Override
-    public double[] read(DeviceBuffer source) {
+    public HostData read(DeviceBuffer source) {
         return delegate.read(source);
+    }
+
+    @Override
+    public void execute(Kernel kernel, DeviceBuffer output, List<DeviceBuffer> inputs) {
+        delegate.execute(kernel, output, inputs);
+    }
+
+    @Override
+    public boolean requiresRelease() {
+        return false;
     }
 
     @Override
     public void release(DeviceBuffer buffer) {
         delegate.release(buffer);
-    }
-
-    @Override
-    public void elementwise(Op op, DeviceBuffer output, List<BufferView> inputs) {
-        delegate.elementwise(op, output, inputs);
-    }
-
-    @Override
-    public void reduce(Op op, DeviceBuffer output, BufferView input, int[] axes) {
-        delegate.reduce(op, output, input, axes);
-    }
-
-    @Override
-    public void contract(DeviceBuffer output, BufferView left, BufferView right, int[] axes) {
-        delegate.contract(output, left, right, axes);
-    }
-
-    @Override
-    public void fill(DeviceBuffer output, double value) {
-        delegate.fill(output, value);
-    }
-
-    @Override
-    public void iota(DeviceBuffer output) {
-        delegate.iota(output);
-    }
-
-    @Override
-    public void random(DeviceBuffer output, long seed) {
-        delegate.random(output, seed);
     }
 }

@@ -1,116 +1,92 @@
 package dev.ein4j.backend;
 
 import dev.ein4j.ir.DType;
-import dev.ein4j.ir.Op;
+import dev.ein4j.kernel.HostData;
+import dev.ein4j.kernel.Kernel;
 import java.util.List;
 
 /**
- * What a backend implements: buffers, and the compute primitives of the IR on strided views.
- * Backends never see patterns, movement ops or graphs; the core resolves movement into
- * {@link BufferView}s and calls one method per compute primitive, always writing a fresh, compact
- * (row-major, offset 0) output buffer of the primitive's output shape.
+ * What a backend implements: buffers, host transfers, and the execution of {@link Kernel}s. A
+ * backend never sees patterns, graphs or movement ops: the core fuses the graph into kernels whose
+ * loads read buffers through strided views, and hands them over in order.
  *
- * <p>Values are rounded to the output buffer's type on every write. Implementations must be safe
- * to call from several threads, {@link #release} in particular (it runs on a cleaner thread).
+ * <h2>Execution model</h2>
+ * <ul>
+ *   <li>Submissions ({@link #write}, {@link #execute}) are ordered: each sees the effects of every
+ *       earlier one. They may run asynchronously; the calls may return before the work is done.</li>
+ *   <li>{@link #read} is a synchronisation point: it returns the buffer's contents after every
+ *       earlier submission.</li>
+ *   <li>{@link #release} means no later submission uses the buffer; earlier ones may still be
+ *       pending, so a backend frees or recycles it only once they are done. The core calls it
+ *       exactly once for every buffer it allocated.</li>
+ * </ul>
+ *
+ * <p>Host transfers are typed ({@link HostData}): float32 data moves as 4 bytes an element. A
+ * simple backend can run any kernel with {@link dev.ein4j.kernel.KernelInterpreter} on host arrays.
+ * Implementations must be safe to call from several threads ({@link #release} may run on a
+ * cleaner thread).
  */
 public interface Backend {
 
     /** @return the backend's name, as accepted by {@link Backends#use(String)} */
     String name();
 
+    /** @return what this backend can store and how large */
+    BackendCapabilities capabilities();
+
     /**
-     * @param dtype element type
-     * @param size number of elements, possibly 0
+     * @param dtype element type, one of {@link BackendCapabilities#dtypes()}
+     * @param size number of elements, possibly 0, at most {@link BackendCapabilities#maxBufferElements()}
      * @return a new buffer; its contents are undefined until written
      */
-    DeviceBuffer allocate(DType dtype, int size);
+    DeviceBuffer allocate(DType dtype, long size);
 
     /**
-     * Copies host data into a buffer, rounding to the buffer's type.
+     * Copies host data into a buffer (a submission, ordered with kernels).
      *
      * @param target a buffer of this backend
-     * @param data exactly {@code target.size()} values
+     * @param data exactly {@code target.size()} elements of the buffer's type
      */
-    void write(DeviceBuffer target, double[] data);
+    void write(DeviceBuffer target, HostData data);
 
     /**
-     * @param source a buffer of this backend
-     * @return its elements, as doubles
-     */
-    double[] read(DeviceBuffer source);
-
-    /**
-     * Whether buffers hold memory that only {@link #release} frees (native or device memory). A
-     * backend whose buffers are plain Java arrays answers false: its buffers are then left to the
-     * garbage collector, with no cleaner keeping them alive past their last use.
+     * Waits for earlier submissions and copies a buffer to the host.
      *
-     * @return true unless buffers are ordinary heap objects
+     * @param source a buffer of this backend
+     * @return its elements, in its type
+     */
+    HostData read(DeviceBuffer source);
+
+    /**
+     * Runs a kernel (a submission): writes {@code output}, compact in the kernel's output shape,
+     * from the inputs named by the kernel's load slots. The output is never one of the inputs.
+     *
+     * @param kernel what to compute
+     * @param output a buffer of the kernel's output type and size
+     * @param inputs one buffer per input slot, of the slot's type
+     */
+    void execute(Kernel kernel, DeviceBuffer output, List<DeviceBuffer> inputs);
+
+    /**
+     * Whether buffers must come back through {@link #release} even when the tensors holding them
+     * are garbage collected (native or device memory, a pool). A backend whose buffers are plain
+     * heap arrays answers false: results are then left to the garbage collector, with no cleaner
+     * keeping them alive past their last use. Intermediates are released either way.
+     *
+     * @return true unless buffers are ordinary heap objects that need no return
      */
     default boolean requiresRelease() {
         return true;
     }
 
     /**
-     * Frees a buffer. Called exactly once per buffer, never while a kernel uses it.
+     * No later submission uses the buffer. Called exactly once per buffer.
      *
      * @param buffer a buffer of this backend
      */
     void release(DeviceBuffer buffer);
 
-    /**
-     * Elementwise primitives, all operands of one shape, the output compact of that shape:
-     * UNARY (EXP LOG SQRT RECIPROCAL SIN), CAST and CONTIGUOUS (copy, rounding to the output type),
-     * BINARY (ADD MUL MAX CMPLT CMPEQ), TERNARY (WHERE: first operand non-zero selects the second).
-     *
-     * @param op the primitive
-     * @param output compact output buffer
-     * @param inputs one, two or three operands
-     */
-    void elementwise(Op op, DeviceBuffer output, List<BufferView> inputs);
-
-    /**
-     * SUM, REDUCE_MAX or PROD over the given axes; the output has the input's shape with those
-     * axes of length 1. Reducing an empty axis gives 0, −∞ and 1.
-     *
-     * @param op the reduction
-     * @param output compact output buffer
-     * @param input the operand
-     * @param axes the reduced axes, ascending
-     */
-    void reduce(Op op, DeviceBuffer output, BufferView input, int[] axes);
-
-    /**
-     * CONTRACT: {@code out = Σ_axes left·right}, the two operands of one shape (usually expanded
-     * with zero strides), the output that shape with the contracted axes of length 1.
-     *
-     * @param output compact output buffer
-     * @param left first factor
-     * @param right second factor
-     * @param axes the summed axes, ascending
-     */
-    void contract(DeviceBuffer output, BufferView left, BufferView right, int[] axes);
-
-    /**
-     * CONST: fills the buffer with one value.
-     *
-     * @param output the buffer
-     * @param value the value, rounded to the buffer's type
-     */
-    void fill(DeviceBuffer output, double value);
-
-    /**
-     * IOTA: element i of the buffer becomes i.
-     *
-     * @param output the buffer
-     */
-    void iota(DeviceBuffer output);
-
-    /**
-     * RAND: element i becomes {@link CounterRandom#uniformFloat} (float32) or
-     * {@link CounterRandom#uniformDouble} (float64) of (seed, i).
-     *
-     * @param output the buffer
-     * @param seed the seed
-     */
-    void random(DeviceBuffer output, long seed);
+    /** Waits until every submission so far has completed (a no-op for synchronous backends). */
+    default void synchronize() {
+    }
 }

@@ -12,5 +12,5 @@ public interface DeviceBuffer {
     DType dtype();
 
     /** @return the number of elements */
-    int size();
+    long size();
 }

@@ -1,13 +1,12 @@
 package dev.ein4j.ir;
 
-import dev.ein4j.backend.Realized;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One vertex of the IR graph: a primitive applied to source nodes. Nodes are immutable except for
- * two caches: the realized result (set once it is computed) and, for leaves that require gradients,
- * the accumulated gradient. Equality is identity; nothing here recurses over the graph.
+ * One vertex of the IR graph: a primitive applied to source nodes. A node is a pure description;
+ * its computed data (if any) lives in the runtime, keyed by the node. The only mutable state is the
+ * gradient a leaf accumulates. Equality is identity; nothing here recurses over the graph.
  */
 public final class Node {
 
@@ -17,10 +16,10 @@ public final class Node {
     private final Op op;
     private final DType dtype;
     private final int[] shape;
+    private final long size;
     private final Node[] sources;
     private final Object argument;
     private final boolean requiresGrad;
-    private volatile Realized realized;
     private volatile Node gradient;
 
     /**
@@ -28,30 +27,39 @@ public final class Node {
      * @param dtype the output element type
      * @param shape the output shape
      * @param argument the op's argument (see {@link Op}: a {@link PermuteArgument} for PERMUTE, ...), or null
-     * @param requiresGrad whether gradients flow into this node
+     * @param requiresGrad whether gradients flow into this node (ignored, false, for non-floating types)
      * @param sources the inputs
+     * @throws dev.ein4j.error.ShapeException if the shape has a negative length or more than 2^63 − 1 elements
      */
     public Node(Op op, DType dtype, int[] shape, Object argument, boolean requiresGrad, Node... sources) {
         this.op = op;
         this.dtype = dtype;
         this.shape = shape.clone();
+        this.size = Shapes.size(shape);
         this.sources = sources.clone();
         this.argument = argument;
-        this.requiresGrad = requiresGrad;
+        this.requiresGrad = requiresGrad && dtype.isFloating();
     }
 
     /**
-     * A leaf holding data that is already computed.
+     * Whether a new node tracks gradients: its op lets them through, its type is floating, and
+     * some source tracks them. Gradient mode (a per-thread switch) is the caller's concern.
      *
-     * @param data the buffer and view
-     * @param dtype the element type
-     * @param requiresGrad whether this leaf collects gradients
-     * @return the INPUT node
+     * @param op the primitive
+     * @param dtype the new node's type
+     * @param sources its sources
+     * @return whether gradients flow into the new node
      */
-    public static Node input(Realized data, DType dtype, boolean requiresGrad) {
-        Node node = new Node(Op.INPUT, dtype, data.view().shape(), null, requiresGrad);
-        node.realized = data;
-        return node;
+    public static boolean tracksGradient(Op op, DType dtype, Node... sources) {
+        if (!op.isDifferentiable() || !dtype.isFloating()) {
+            return false;
+        }
+        for (Node source : sources) {
+            if (source.requiresGrad) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** @return a unique, increasing number (creation order) */
@@ -88,11 +96,7 @@ public final class Node {
     }
 
     /** @return the number of output elements */
-    public int size() {
-        int size = 1;
-        for (int length : shape) {
-            size *= length;
-        }
+    public long size() {
         return size;
     }
 
@@ -117,16 +121,6 @@ public final class Node {
     /** @return whether gradients flow into this node */
     public boolean requiresGrad() {
         return requiresGrad;
-    }
-
-    /** @return the computed result, or null if not computed (or not kept) */
-    public Realized realized() {
-        return realized;
-    }
-
-    /** @param result the computed result, set by the runtime */
-    public void setRealized(Realized result) {
-        this.realized = result;
     }
 
     /** @return the accumulated gradient of a leaf, or null */

@@ -13,13 +13,17 @@ package dev.ein4j.ir;
  *   <tr><th>group</th><th>ops</th><th>semantics (x, y, z inputs of equal shape)</th></tr>
  *   <tr><td>MOVEMENT</td><td>RESHAPE PERMUTE EXPAND PAD SHRINK FLIP</td><td>views: no arithmetic</td></tr>
  *   <tr><td>UNARY</td><td>EXP LOG SQRT RECIPROCAL SIN CAST</td><td>e^x, ln x, √x, 1/x, sin x, x rounded to the output type</td></tr>
- *   <tr><td>BINARY</td><td>ADD MUL MAX CMPLT CMPEQ</td><td>x+y, x·y, max(x,y) (NaN wins), [x&lt;y], [x=y] (1 or 0)</td></tr>
- *   <tr><td>TERNARY</td><td>WHERE</td><td>x ≠ 0 ? y : z</td></tr>
+ *   <tr><td>BINARY</td><td>ADD MUL MAX CMPLT CMPEQ</td><td>x+y, x·y, max(x,y) (NaN wins), [x&lt;y], [x=y] (the comparisons give BOOL)</td></tr>
+ *   <tr><td>TERNARY</td><td>WHERE</td><td>c ? y : z, c of type BOOL</td></tr>
  *   <tr><td>REDUCE</td><td>SUM MAX PROD</td><td>over given axes, which stay as length 1</td></tr>
  *   <tr><td>CONTRACT</td><td>CONTRACT</td><td>Σ over given axes of x·y (x, y views of one shape); the axes stay as length 1</td></tr>
- *   <tr><td>CREATION</td><td>CONST IOTA RAND</td><td>a constant, 0..n−1, counter-based uniform [0,1) from a seed</td></tr>
+ *   <tr><td>CREATION</td><td>CONST IOTA RAND</td><td>a constant, 0..n−1 (INT32), counter-based uniform [0,1) from a seed</td></tr>
  *   <tr><td>GRAPH</td><td>INPUT CONTIGUOUS DETACH</td><td>data from the user, a compact copy, a gradient barrier</td></tr>
  * </table>
+ *
+ * <p>Every value is stored in its node's {@link DType}: each primitive's result is rounded to that
+ * type ({@link DType#round}). Integer arithmetic wraps; {@code BOOL} arithmetic is logical (ADD
+ * and MAX are "or", MUL is "and").
  */
 public enum Op {
     // ---- movement: views over a buffer, resolved by the core; no arithmetic
@@ -57,13 +61,13 @@ public enum Op {
     MUL(Group.BINARY),
     /** max(x, y); NaN if either is NaN. */
     MAX(Group.BINARY),
-    /** 1 if x &lt; y else 0. */
-    CMPLT(Group.BINARY),
-    /** 1 if x = y else 0. */
-    CMPEQ(Group.BINARY),
+    /** x &lt; y, a BOOL (false if either is NaN). */
+    CMPLT(Group.BINARY, false),
+    /** x = y, a BOOL (false if either is NaN). */
+    CMPEQ(Group.BINARY, false),
 
     // ---- ternary
-    /** c ≠ 0 ? x : y. */
+    /** c ? x : y, the condition c a BOOL. */
     WHERE(Group.TERNARY),
 
     // ---- reduce over {@link AxesArgument} axes, kept as length 1
@@ -80,19 +84,19 @@ public enum Op {
 
     // ---- creation
     /** A constant (argument: the value, a Double) over the node's shape. */
-    CONST(Group.CREATION),
-    /** 0, 1, ..., n − 1. */
-    IOTA(Group.CREATION),
+    CONST(Group.CREATION, false),
+    /** Element i (flat row-major index) is i; INT32. */
+    IOTA(Group.CREATION, false),
     /** Uniform [0, 1) from a seed (argument: a Long), see {@code CounterRandom}. */
-    RAND(Group.CREATION),
+    RAND(Group.CREATION, false),
 
     // ---- graph
     /** Data given by the user, already computed. */
-    INPUT(Group.GRAPH),
+    INPUT(Group.GRAPH, false),
     /** The same values, compact in row-major order. */
     CONTIGUOUS(Group.GRAPH),
     /** The same values, with no gradient flowing through. */
-    DETACH(Group.GRAPH);
+    DETACH(Group.GRAPH, false);
 
     /** The families of primitives; backends implement one method per compute family. */
     public enum Group {
@@ -115,9 +119,26 @@ public enum Op {
     }
 
     private final Group group;
+    private final boolean differentiable;
 
     Op(Group group) {
+        this(group, true);
+    }
+
+    Op(Group group, boolean differentiable) {
         this.group = group;
+        this.differentiable = differentiable;
+    }
+
+    /**
+     * The one declaration of where gradients stop: comparisons (piecewise constant), creation,
+     * leaves and DETACH. A node of a non-floating type never carries a gradient either
+     * ({@link Node#tracksGradient}).
+     *
+     * @return whether gradients flow through this primitive to its sources
+     */
+    public boolean isDifferentiable() {
+        return differentiable;
     }
 
     /** @return the op's group */

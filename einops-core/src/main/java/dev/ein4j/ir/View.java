@@ -17,13 +17,13 @@ import java.util.Arrays;
 public final class View {
 
     private final int[] shape;
-    private final int[] strides;
-    private final int offset;
+    private final long[] strides;
+    private final long offset;
     private final int[] maskStart;
     private final int[] maskEnd;
     private final double padValue;
 
-    private View(int[] shape, int[] strides, int offset, int[] maskStart, int[] maskEnd, double padValue) {
+    private View(int[] shape, long[] strides, long offset, int[] maskStart, int[] maskEnd, double padValue) {
         this.shape = shape;
         this.strides = strides;
         this.offset = offset;
@@ -43,7 +43,7 @@ public final class View {
      * @return the view with strides (…, shape[n−1], 1) and offset 0
      */
     public static View contiguous(int[] shape) {
-        return new View(shape.clone(), contiguousStrides(shape), 0, null, null, 0.0);
+        return new View(shape.clone(), Shapes.contiguousStrides(shape), 0, null, null, 0.0);
     }
 
     /**
@@ -53,21 +53,7 @@ public final class View {
      * @return the view
      */
     public static View broadcastScalar(int[] shape) {
-        return new View(shape.clone(), new int[shape.length], 0, null, null, 0.0);
-    }
-
-    /**
-     * @param shape a shape
-     * @return row-major strides for it
-     */
-    public static int[] contiguousStrides(int[] shape) {
-        int[] strides = new int[shape.length];
-        int stride = 1;
-        for (int k = shape.length - 1; k >= 0; k--) {
-            strides[k] = stride;
-            stride *= Math.max(shape[k], 1);
-        }
-        return strides;
+        return new View(shape.clone(), new long[shape.length], 0, null, null, 0.0);
     }
 
     /** @return a copy of the shape */
@@ -76,12 +62,12 @@ public final class View {
     }
 
     /** @return a copy of the strides */
-    public int[] strides() {
+    public long[] strides() {
         return strides.clone();
     }
 
     /** @return the buffer index of element (0, 0, ...) */
-    public int offset() {
+    public long offset() {
         return offset;
     }
 
@@ -111,12 +97,24 @@ public final class View {
     }
 
     /** @return the number of elements */
-    public int size() {
-        int size = 1;
-        for (int length : shape) {
-            size *= length;
-        }
-        return size;
+    public long size() {
+        return Shapes.size(shape);
+    }
+
+    /**
+     * @param axis a dimension
+     * @return its stride
+     */
+    public long stride(int axis) {
+        return strides[axis];
+    }
+
+    /**
+     * @param axis a dimension
+     * @return its length
+     */
+    public int length(int axis) {
+        return shape[axis];
     }
 
     /** @return whether this view reads a compact row-major buffer from offset 0 */
@@ -127,7 +125,7 @@ public final class View {
         if (size() == 0) {
             return true;
         }
-        int[] compact = contiguousStrides(shape);
+        long[] compact = Shapes.contiguousStrides(shape);
         for (int k = 0; k < shape.length; k++) {
             if (shape[k] != 1 && strides[k] != compact[k]) {
                 return false; // the stride of a length-1 dimension is never used
@@ -142,13 +140,13 @@ public final class View {
      * @param index the element's multi-index, one entry per dimension, within the shape
      * @return the buffer index, or −1 if the element is padding
      */
-    public int bufferIndex(int[] index) {
-        int position = offset;
+    public long bufferIndex(int[] index) {
+        long position = offset;
         for (int k = 0; k < index.length; k++) {
             if (maskStart != null && (index[k] < maskStart[k] || index[k] >= maskEnd[k])) {
                 return -1;
             }
-            position += index[k] * strides[k];
+            position += (long) index[k] * strides[k];
         }
         return position;
     }
@@ -162,7 +160,7 @@ public final class View {
     public View permute(int[] order) {
         int n = order.length;
         int[] newShape = new int[n];
-        int[] newStrides = new int[n];
+        long[] newStrides = new long[n];
         int[] newStart = maskStart == null ? null : new int[n];
         int[] newEnd = maskStart == null ? null : new int[n];
         for (int k = 0; k < n; k++) {
@@ -181,7 +179,7 @@ public final class View {
      * @return the view with stride 0 on the expanded dimensions
      */
     public View expand(int[] newShape) {
-        int[] newStrides = strides.clone();
+        long[] newStrides = strides.clone();
         int[] newStart = maskStart == null ? null : maskStart.clone();
         int[] newEnd = maskEnd == null ? null : maskEnd.clone();
         for (int k = 0; k < shape.length; k++) {
@@ -205,14 +203,14 @@ public final class View {
     public View shrink(int[] starts, int[] ends) {
         int n = shape.length;
         int[] newShape = new int[n];
-        int newOffset = offset;
+        long newOffset = offset;
         int[] newStart = maskStart == null ? null : new int[n];
         int[] newEnd = maskStart == null ? null : new int[n];
         boolean empty = false;
         for (int k = 0; k < n; k++) {
             newShape[k] = ends[k] - starts[k];
             empty |= newShape[k] == 0;
-            newOffset += starts[k] * strides[k];
+            newOffset += (long) starts[k] * strides[k];
             if (newStart != null) {
                 newStart[k] = clamp(maskStart[k] - starts[k], newShape[k]);
                 newEnd[k] = clamp(maskEnd[k] - starts[k], newShape[k]);
@@ -233,13 +231,13 @@ public final class View {
      * @return the view reading those dimensions backwards
      */
     public View flip(boolean[] axes) {
-        int[] newStrides = strides.clone();
-        int newOffset = offset;
+        long[] newStrides = strides.clone();
+        long newOffset = offset;
         int[] newStart = maskStart == null ? null : maskStart.clone();
         int[] newEnd = maskEnd == null ? null : maskEnd.clone();
         for (int k = 0; k < shape.length; k++) {
             if (axes[k] && shape[k] > 0) {
-                newOffset += (shape[k] - 1) * strides[k];
+                newOffset += (long) (shape[k] - 1) * strides[k];
                 newStrides[k] = -strides[k];
                 if (newStart != null) {
                     newStart[k] = shape[k] - maskEnd[k];
@@ -264,10 +262,10 @@ public final class View {
         int[] newShape = new int[n];
         int[] newStart = new int[n];
         int[] newEnd = new int[n];
-        int newOffset = offset;
+        long newOffset = offset;
         for (int k = 0; k < n; k++) {
-            newShape[k] = shape[k] + before[k] + after[k];
-            newOffset -= before[k] * strides[k];
+            newShape[k] = Math.addExact(shape[k], before[k] + after[k]);
+            newOffset -= (long) before[k] * strides[k];
             int start = maskStart == null ? 0 : maskStart[k];
             int end = maskEnd == null ? shape[k] : maskEnd[k];
             newStart[k] = end > start ? start + before[k] : 0;
@@ -293,7 +291,7 @@ public final class View {
         if (maskStart != null) {
             return reshapeMasked(newShape);
         }
-        int[] newStrides = reshapeStrides(shape, strides, newShape);
+        long[] newStrides = reshapeStrides(shape, strides, newShape);
         return newStrides == null ? null : new View(newShape.clone(), newStrides, offset, null, null, 0.0);
     }
 
@@ -304,7 +302,7 @@ public final class View {
         if (kept.length != newKept.length) {
             return null;
         }
-        int[] newStrides = new int[newShape.length];
+        long[] newStrides = new long[newShape.length];
         int[] newStart = new int[newShape.length];
         int[] newEnd = new int[newShape.length];
         for (int k = 0; k < newShape.length; k++) {
@@ -336,9 +334,9 @@ public final class View {
      * row-major block, and the new dimensions then take row-major strides based on the run's
      * innermost stride.
      */
-    private static int[] reshapeStrides(int[] oldShape, int[] oldStrides, int[] newShape) {
+    private static long[] reshapeStrides(int[] oldShape, long[] oldStrides, int[] newShape) {
         int[] oldDims = nonUnitDimensions(oldShape);
-        int[] newStrides = new int[newShape.length];
+        long[] newStrides = new long[newShape.length];
         int o = 0;
         int n = 0;
         while (n < newShape.length || o < oldDims.length) {
@@ -376,7 +374,7 @@ public final class View {
                     return null;
                 }
             }
-            int stride = oldStrides[oldDims[o - 1]];
+            long stride = oldStrides[oldDims[o - 1]];
             for (int k = n - 1; k >= newStart; k--) {
                 if (newShape[k] == 1) {
                     newStrides[k] = 0;
@@ -391,6 +389,23 @@ public final class View {
 
     private static int clamp(int value, int length) {
         return Math.max(0, Math.min(value, length));
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof View view && offset == view.offset && Arrays.equals(shape, view.shape)
+                && Arrays.equals(strides, view.strides) && Arrays.equals(maskStart, view.maskStart)
+                && Arrays.equals(maskEnd, view.maskEnd) && Double.compare(padValue, view.padValue) == 0;
+    }
+
+    @Override
+    public int hashCode() {
+        int hash = Arrays.hashCode(shape);
+        hash = 31 * hash + Arrays.hashCode(strides);
+        hash = 31 * hash + Long.hashCode(offset);
+        hash = 31 * hash + Arrays.hashCode(maskStart);
+        hash = 31 * hash + Arrays.hashCode(maskEnd);
+        return 31 * hash + Double.hashCode(padValue);
     }
 
     @Override

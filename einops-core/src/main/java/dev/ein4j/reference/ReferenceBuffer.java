@@ -2,29 +2,24 @@ package dev.ein4j.reference;
 
 import dev.ein4j.backend.DeviceBuffer;
 import dev.ein4j.ir.DType;
+import dev.ein4j.kernel.HostData;
 
-/** The reference backend's buffer: doubles, each already rounded to the buffer's type. */
+/** The reference backend's buffer: a host array of the buffer's own type. */
 final class ReferenceBuffer implements DeviceBuffer {
 
-    private final DType dtype;
-    final double[] data;
+    final HostData data;
 
     ReferenceBuffer(DType dtype, int size) {
-        this.dtype = dtype;
-        this.data = new double[size];
+        this.data = HostData.allocate(dtype, size);
     }
 
     @Override
     public DType dtype() {
-        return dtype;
+        return data.dtype();
     }
 
     @Override
-    public int size() {
-        return data.length;
-    }
-
-    void set(int index, double value) {
-        data[index] = dtype.round(value);
+    public long size() {
+        return data.length();
     }
 }

@@ -1,95 +1,138 @@
 package dev.ein4j.runtime;
 
 import dev.ein4j.backend.Backend;
+import dev.ein4j.backend.BackendCapabilities;
 import dev.ein4j.backend.Backends;
-import dev.ein4j.backend.BufferView;
-import dev.ein4j.backend.Realized;
-import dev.ein4j.backend.Storage;
-import dev.ein4j.ir.AxesArgument;
+import dev.ein4j.backend.DeviceBuffer;
+import dev.ein4j.error.EinopsException;
+import dev.ein4j.error.ShapeException;
 import dev.ein4j.ir.DType;
 import dev.ein4j.ir.GraphOrder;
 import dev.ein4j.ir.Node;
 import dev.ein4j.ir.Op;
-import dev.ein4j.ir.PadArgument;
-import dev.ein4j.ir.PermuteArgument;
-import dev.ein4j.ir.ShrinkArgument;
+import dev.ein4j.ir.Shapes;
 import dev.ein4j.ir.View;
+import dev.ein4j.kernel.HostData;
+import dev.ein4j.kernel.Instruction;
+import dev.ein4j.kernel.Kernel;
+import dev.ein4j.runtime.Schedule.Launch;
+import dev.ein4j.runtime.Schedule.Origin;
+import dev.ein4j.runtime.Schedule.Value;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * Computes nodes: orders the unrealized part of the graph (explicit stack, no recursion), resolves
- * movement ops into views without copying where a strided view can express them, calls the backend
- * for each compute primitive, and releases each intermediate buffer as soon as its last consumer has
- * run. Only the requested nodes keep their results.
+ * Computes nodes: schedules the unrealized part of the graph into kernels ({@link Scheduler},
+ * {@link ScheduleBuilder}), checks that the backend can hold every buffer before anything runs,
+ * then submits the kernels in order, reusing buffers by liveness ({@link MemoryPlanner}) and
+ * releasing each intermediate once its last reader is submitted. Only requested nodes keep results.
  */
 public final class Realizer {
 
-    private final Backend backend;
-    private final Map<Node, Realized> results = new IdentityHashMap<>();
-    private final Map<Node, Integer> pendingConsumers = new IdentityHashMap<>();
-    private final Map<Storage, Integer> storageUsers = new IdentityHashMap<>();
-    private final Set<Storage> pinned = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-    private final Set<Node> targets = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-
-    private Realizer(Backend backend) {
-        this.backend = backend;
+    private Realizer() {
     }
 
     /**
      * Computes the given nodes (those not yet computed) in one pass, sharing common subgraphs, and
-     * stores each result in its node.
+     * keeps each result for its node.
      *
      * @param nodes the nodes to compute
+     * @throws ShapeException if a buffer the computation needs exceeds the backend's largest buffer
      */
     public static void realize(Collection<Node> nodes) {
-        List<Node> wanted = nodes.stream().filter(node -> node.realized() == null).toList();
+        List<Node> wanted = pending(nodes);
         if (wanted.isEmpty()) {
             return;
         }
-        List<Node> order = schedule(wanted);
-        new Realizer(chooseBackend(order)).run(order, wanted);
+        Backend backend = chooseBackend(wanted);
+        run(ScheduleBuilder.build(wanted, backend), backend);
     }
 
     /**
-     * Reads a computed node's elements in row-major order.
+     * @param nodes nodes to compute
+     * @return the kernels their realization would run, with each kernel's inputs, output and size (nothing runs)
+     */
+    public static String explain(Collection<Node> nodes) {
+        List<Node> wanted = pending(nodes);
+        if (wanted.isEmpty()) {
+            return "0 kernels: already computed";
+        }
+        return ScheduleBuilder.build(wanted, chooseBackend(wanted)).explain();
+    }
+
+    /**
+     * Reads a node's elements in row-major order (a synchronisation point).
      *
      * @param node a node
-     * @return its elements as doubles (float32 values are exact in double)
+     * @return its elements, in its type
      */
-    public static double[] read(Node node) {
+    public static HostData read(Node node) {
         realize(List.of(node));
-        Realized data = node.realized();
+        Realized data = Results.get(node);
         Backend owner = data.storage().backend();
-        if (data.view().isContiguous() && data.storage().buffer().size() == data.view().size()) {
+        if (data.isCompact()) {
             return owner.read(data.storage().buffer());
         }
-        Storage compact = Storage.allocate(owner, node.dtype(), node.size());
+        checkBuffer(owner, node.dtype(), node.shape(), "read");
+        DeviceBuffer compact = owner.allocate(node.dtype(), node.size());
         try {
-            owner.elementwise(Op.CONTIGUOUS, compact.buffer(), List.of(data.bufferView()));
-            return owner.read(compact.buffer());
+            owner.execute(Kernel.copy(node.dtype(), data.view(), node.dtype()), compact, List.of(data.storage().buffer()));
+            return owner.read(compact);
         } finally {
-            compact.release();
+            owner.release(compact);
         }
     }
 
-    // ------------------------------------------------------------------ scheduling
+    /**
+     * Makes a leaf holding a copy of host data on the current backend.
+     *
+     * @param data the elements in row-major order
+     * @param shape the shape, holding exactly that many elements
+     * @param requiresGrad whether the leaf collects gradients
+     * @return the INPUT node
+     */
+    public static Node input(HostData data, int[] shape, boolean requiresGrad) {
+        Backend backend = Backends.current();
+        checkBuffer(backend, data.dtype(), shape, "input");
+        Storage storage = Storage.allocate(backend, data.dtype(), data.length());
+        backend.write(storage.buffer(), data);
+        return leaf(new Realized(storage, View.contiguous(shape)), data.dtype(), requiresGrad);
+    }
 
-    /** Post-order of the unrealized nodes that the wanted ones depend on. */
-    private static List<Node> schedule(List<Node> wanted) {
-        return GraphOrder.postOrder(wanted, node -> node.realized() == null);
+    /**
+     * A new leaf over data that is already computed (shared, not copied).
+     *
+     * @param data the data
+     * @param dtype its type
+     * @param requiresGrad whether the leaf collects gradients
+     * @return the INPUT node
+     */
+    public static Node leaf(Realized data, DType dtype, boolean requiresGrad) {
+        Node node = new Node(Op.INPUT, dtype, data.view().shape(), null, requiresGrad);
+        Results.bind(node, data);
+        return node;
+    }
+
+    private static List<Node> pending(Collection<Node> nodes) {
+        List<Node> wanted = new ArrayList<>();
+        Map<Node, Boolean> seen = new IdentityHashMap<>();
+        for (Node node : nodes) {
+            if (!Results.isRealized(node) && seen.put(node, Boolean.TRUE) == null) {
+                wanted.add(node);
+            }
+        }
+        return wanted;
     }
 
     /** The backend where the graph's data lives (its first computed leaf), else the current one. */
-    private static Backend chooseBackend(List<Node> order) {
-        for (Node node : order) {
-            if (node.realized() != null) {
-                return node.realized().storage().backend();
+    private static Backend chooseBackend(List<Node> wanted) {
+        for (Node node : GraphOrder.postOrder(wanted, candidate -> !Results.isRealized(candidate))) {
+            Realized data = Results.get(node);
+            if (data != null) {
+                return data.storage().backend();
             }
         }
         return Backends.current();
@@ -97,168 +140,100 @@ public final class Realizer {
 
     // ------------------------------------------------------------------ execution
 
-    private void run(List<Node> order, List<Node> wanted) {
-        targets.addAll(wanted);
-        for (Node node : order) {
-            if (node.realized() == null) {
-                for (int i = 0; i < node.sourceCount(); i++) {
-                    pendingConsumers.merge(node.source(i), 1, Integer::sum);
-                }
-            }
-        }
-        for (Node node : order) {
-            Realized existing = node.realized();
-            if (existing != null) {
-                Realized local = existing.storage().backend() == backend ? existing : transfer(existing, node.dtype());
-                keep(node, local, true);
-                continue;
-            }
-            Realized result = compute(node);
-            keep(node, result, targets.contains(node));
-            if (targets.contains(node)) {
-                node.setRealized(result);
-            }
-            for (int i = 0; i < node.sourceCount(); i++) {
-                consumed(node.source(i));
-            }
-        }
-        results.clear();
-    }
-
-    private void keep(Node node, Realized result, boolean pin) {
-        results.put(node, result);
-        storageUsers.merge(result.storage(), 1, Integer::sum);
-        if (pin) {
-            pinned.add(result.storage());
-        }
-    }
-
-    private void consumed(Node source) {
-        int left = pendingConsumers.merge(source, -1, Integer::sum);
-        if (left > 0 || targets.contains(source)) {
-            return;
-        }
-        Realized done = results.remove(source);
-        if (done == null) {
-            return;
-        }
-        int users = storageUsers.merge(done.storage(), -1, Integer::sum);
-        if (users == 0 && !pinned.contains(done.storage())) {
-            done.storage().release();
-        }
-    }
-
-    private Realized compute(Node node) {
-        Op op = node.op();
-        return switch (op.group()) {
-            case MOVEMENT -> move(node);
-            case GRAPH -> op == Op.CONTIGUOUS ? contiguous(input(node, 0), node.dtype()) : input(node, 0);
-            case UNARY, BINARY, TERNARY -> {
-                List<BufferView> operands = new ArrayList<>();
-                for (int i = 0; i < node.sourceCount(); i++) {
-                    operands.add(input(node, i).bufferView());
-                }
-                Storage out = Storage.allocate(backend, node.dtype(), node.size());
-                backend.elementwise(op, out.buffer(), operands);
-                yield new Realized(out, View.contiguous(node.shape()));
-            }
-            case REDUCE -> {
-                Storage out = Storage.allocate(backend, node.dtype(), node.size());
-                backend.reduce(op, out.buffer(), input(node, 0).bufferView(), ((AxesArgument) node.argument()).axes());
-                yield new Realized(out, View.contiguous(node.shape()));
-            }
-            case CONTRACT -> {
-                Storage out = Storage.allocate(backend, node.dtype(), node.size());
-                backend.contract(out.buffer(), input(node, 0).bufferView(), input(node, 1).bufferView(),
-                        ((AxesArgument) node.argument()).axes());
-                yield new Realized(out, View.contiguous(node.shape()));
-            }
-            case CREATION -> create(node);
-        };
-    }
-
-    private Realized input(Node node, int index) {
-        return results.get(node.source(index));
-    }
-
-    private Realized create(Node node) {
-        switch (node.op()) {
-            case CONST -> {
-                Storage out = Storage.allocate(backend, node.dtype(), 1);
-                backend.fill(out.buffer(), (Double) node.argument());
-                return new Realized(out, View.broadcastScalar(node.shape()));
-            }
-            case IOTA -> {
-                Storage out = Storage.allocate(backend, node.dtype(), node.size());
-                backend.iota(out.buffer());
-                return new Realized(out, View.contiguous(node.shape()));
-            }
-            default -> {
-                Storage out = Storage.allocate(backend, node.dtype(), node.size());
-                backend.random(out.buffer(), (Long) node.argument());
-                return new Realized(out, View.contiguous(node.shape()));
-            }
-        }
-    }
-
-    /** A movement op as a view of its source; a copy only when one strided view cannot say it. */
-    private Realized move(Node node) {
-        Realized source = input(node, 0);
-        View moved = moveView(node, source.view());
-        if (moved != null) {
-            return new Realized(source.storage(), moved);
-        }
-        Realized compact = contiguous(source, node.source(0).dtype());
-        Realized result = new Realized(compact.storage(), moveView(node, compact.view()));
-        return result;
-    }
-
-    private static View moveView(Node node, View view) {
-        Object argument = node.argument();
-        return switch (node.op()) {
-            case RESHAPE -> view.reshape(node.shape());
-            case PERMUTE -> view.permute(((PermuteArgument) argument).order());
-            case EXPAND -> view.expand(node.shape());
-            case PAD -> view.pad(((PadArgument) argument).before(), ((PadArgument) argument).after(),
-                    ((PadArgument) argument).fill());
-            case SHRINK -> view.shrink(((ShrinkArgument) argument).starts(), ((ShrinkArgument) argument).ends());
-            default -> {
-                boolean[] flipped = new boolean[view.rank()];
-                for (int axis : ((AxesArgument) argument).axes()) {
-                    flipped[axis] = true;
-                }
-                yield view.flip(flipped);
-            }
-        };
-    }
-
-    private Realized contiguous(Realized source, DType dtype) {
-        if (source.view().isContiguous() && source.storage().buffer().size() == source.view().size()
-                && source.storage().buffer().dtype() == dtype) {
-            return source;
-        }
-        Storage out = Storage.allocate(backend, dtype, source.view().size());
-        backend.elementwise(Op.CONTIGUOUS, out.buffer(), List.of(source.bufferView()));
-        return new Realized(out, View.contiguous(source.view().shape()));
-    }
-
-    /** Data computed on another backend, copied through the host. */
-    private Realized transfer(Realized foreign, DType dtype) {
-        Backend owner = foreign.storage().backend();
-        Storage compactForeign = Storage.allocate(owner, dtype, foreign.view().size());
+    private static void run(Schedule schedule, Backend backend) {
+        check(schedule, backend);
+        MemoryPlanner planner = new MemoryPlanner(backend);
+        Map<Value, DeviceBuffer> buffers = new IdentityHashMap<>();
+        java.util.Set<DeviceBuffer> inUse = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        boolean done = false;
         try {
-            owner.elementwise(Op.CONTIGUOUS, compactForeign.buffer(), List.of(foreign.bufferView()));
-            Storage local = Storage.allocate(backend, dtype, foreign.view().size());
-            backend.write(local.buffer(), owner.read(compactForeign.buffer()));
-            return new Realized(local, View.contiguous(foreign.view().shape()));
+            for (Value value : schedule.values) {
+                if (value.origin == Origin.EXISTING) {
+                    buffers.put(value, value.existing.storage().buffer());
+                } else if (value.origin == Origin.TRANSFERRED) {
+                    DeviceBuffer local = planner.take(value.dtype, value.size);
+                    inUse.add(local);
+                    backend.write(local, readForeign(value.existing));
+                    buffers.put(value, local);
+                }
+            }
+            for (int i = 0; i < schedule.launches.size(); i++) {
+                Launch launch = schedule.launches.get(i);
+                DeviceBuffer output = planner.take(launch.output().dtype, launch.output().size);
+                inUse.add(output);
+                buffers.put(launch.output(), output);
+                backend.execute(launch.kernel(), output, launch.inputs().stream().map(buffers::get).toList());
+                for (Value input : launch.inputs()) {
+                    if (input.lastUse == i && !input.pinned && input.origin != Origin.EXISTING) {
+                        DeviceBuffer finished = buffers.get(input);
+                        inUse.remove(finished);
+                        planner.giveBack(finished);
+                    }
+                }
+            }
+            Map<Value, Storage> storages = new IdentityHashMap<>();
+            for (Schedule.Binding binding : schedule.bindings) {
+                Value value = binding.value();
+                Storage storage = value.origin == Origin.EXISTING ? value.existing.storage()
+                        : storages.computeIfAbsent(value, v -> new Storage(backend, buffers.get(v)));
+                Results.bind(binding.node(), new Realized(storage, binding.view()));
+            }
+            done = true;
         } finally {
-            compactForeign.release();
+            planner.releaseAll();
+            if (!done) {
+                inUse.forEach(backend::release); // a failed submission: nothing of this realization survives
+            }
         }
     }
 
-    /** @return the number of nodes a realization of these nodes would compute (for explain and tests) */
-    static int scheduledCount(Collection<Node> nodes) {
-        return schedule(new ArrayList<>(new HashSet<>(nodes))).size();
+    /** Data of another backend, compact, on the host. */
+    private static HostData readForeign(Realized foreign) {
+        Backend owner = foreign.storage().backend();
+        if (foreign.isCompact()) {
+            return owner.read(foreign.storage().buffer());
+        }
+        DType dtype = foreign.storage().dtype();
+        DeviceBuffer compact = owner.allocate(dtype, foreign.view().size());
+        try {
+            owner.execute(Kernel.copy(dtype, foreign.view(), dtype), compact, List.of(foreign.storage().buffer()));
+            return owner.read(compact);
+        } finally {
+            owner.release(compact);
+        }
     }
 
+    /** Rejects, before anything runs, a buffer larger than the backend holds or a type it lacks. */
+    private static void check(Schedule schedule, Backend backend) {
+        for (Value value : schedule.values) {
+            if (value.origin != Origin.EXISTING) {
+                checkBuffer(backend, value.dtype, value.shape, "realize");
+            }
+        }
+        BackendCapabilities capabilities = backend.capabilities();
+        for (Launch launch : schedule.launches) {
+            for (Instruction instruction : launch.kernel().instructions()) {
+                if (!capabilities.supports(instruction.dtype())) {
+                    throw unsupported(backend, instruction.dtype());
+                }
+            }
+        }
+    }
+
+    private static void checkBuffer(Backend backend, DType dtype, int[] shape, String operation) {
+        BackendCapabilities capabilities = backend.capabilities();
+        if (!capabilities.supports(dtype)) {
+            throw unsupported(backend, dtype);
+        }
+        long size = Shapes.size(shape);
+        if (size > capabilities.maxBufferElements()) {
+            throw new ShapeException(operation, List.of(Shapes.toLong(shape)), "a buffer of shape "
+                    + java.util.Arrays.toString(shape) + " (" + size + " " + dtype.numpyName() + " elements) exceeds backend '"
+                    + backend.name() + "', which holds at most " + capabilities.maxBufferElements() + " elements per buffer");
+        }
+    }
+
+    private static EinopsException unsupported(Backend backend, DType dtype) {
+        return new EinopsException("backend '" + backend.name() + "' does not support " + dtype.numpyName());
+    }
 }

@@ -2,6 +2,7 @@ package dev.ein4j.tensor;
 
 import dev.ein4j.error.EinopsException;
 import dev.ein4j.error.ShapeException;
+import dev.ein4j.ir.DType;
 import dev.ein4j.lowering.ArrowLowering;
 import dev.ein4j.lowering.EinsumLowering;
 import dev.ein4j.lowering.EinsumPlan;
@@ -68,8 +69,10 @@ public final class Ein {
             live.add(operands[i].applyPlan(plan.operands().get(i).steps(), Reduction.SUM));
         }
         for (EinsumPlan.Contraction contraction : plan.contractions()) {
-            Tensor left = live.get(contraction.left()).applyPlan(contraction.alignLeft(), Reduction.SUM);
-            Tensor right = live.get(contraction.right()).applyPlan(contraction.alignRight(), Reduction.SUM);
+            // cast before aligning: a float32 x float64 product converts the operands, not their broadcast
+            DType type = live.get(contraction.left()).dtype().promote(live.get(contraction.right()).dtype());
+            Tensor left = live.get(contraction.left()).cast(type).applyPlan(contraction.alignLeft(), Reduction.SUM);
+            Tensor right = live.get(contraction.right()).cast(type).applyPlan(contraction.alignRight(), Reduction.SUM);
             Tensor result = contraction.summedAxes().length == 0 ? left.mul(right)
                     : left.contract(right, contraction.summedAxes()).reshape(contraction.resultShape());
             live.remove(contraction.right());

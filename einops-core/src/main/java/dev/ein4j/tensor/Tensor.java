@@ -1,9 +1,5 @@
 package dev.ein4j.tensor;
 
-import dev.ein4j.backend.Backend;
-import dev.ein4j.backend.Backends;
-import dev.ein4j.backend.Realized;
-import dev.ein4j.backend.Storage;
 import dev.ein4j.error.EinopsException;
 import dev.ein4j.error.ShapeException;
 import dev.ein4j.ir.AxesArgument;
@@ -19,7 +15,9 @@ import dev.ein4j.lowering.LoweringPlan;
 import dev.ein4j.lowering.Reduction;
 import dev.ein4j.lowering.Step;
 import dev.ein4j.pattern.Operation;
+import dev.ein4j.kernel.HostData;
 import dev.ein4j.runtime.Realizer;
+import dev.ein4j.runtime.Results;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -109,15 +107,12 @@ public final class Tensor {
     }
 
     private static Tensor fromData(double[] data, DType dtype, int[] shape) {
-        int size = checkShape("of", shape);
+        long size = checkShape("of", shape);
         if (data.length != size) {
             throw new ShapeException("of", List.of(toLong(shape)), "the shape " + Arrays.toString(shape) + " holds "
                     + size + " elements but " + data.length + " were given");
         }
-        Backend backend = Backends.current();
-        Storage storage = Storage.allocate(backend, dtype, size);
-        backend.write(storage.buffer(), data);
-        return new Tensor(Node.input(new Realized(storage, View.contiguous(shape)), dtype, false));
+        return new Tensor(Realizer.input(HostData.fromDoubles(dtype, data), shape, false));
     }
 
     /**
@@ -200,7 +195,7 @@ public final class Tensor {
      */
     public static Tensor arange(DType dtype, int length) {
         checkShape("arange", new int[] {length});
-        return new Tensor(new Node(Op.IOTA, dtype, new int[] {length}, null, false));
+        return new Tensor(new Node(Op.IOTA, DType.INT32, new int[] {length}, null, false)).cast(dtype);
     }
 
     /**
@@ -258,7 +253,7 @@ public final class Tensor {
      */
     public static Tensor eye(int length, DType dtype) {
         Tensor index = arange(dtype, length);
-        return index.reshape(length, 1).eq(index.reshape(1, length));
+        return index.reshape(length, 1).eq(index.reshape(1, length)).cast(dtype);
     }
 
     // =================================================================== properties
@@ -282,7 +277,7 @@ public final class Tensor {
     }
 
     /** @return the number of elements */
-    public int size() {
+    public long size() {
         return node.size();
     }
 
@@ -500,7 +495,7 @@ public final class Tensor {
      * @return 1 where this ≠ other, else 0
      */
     public Tensor ne(Tensor other) {
-        return eq(other).neg().add(1.0);
+        return eq(other).eq(full(0.0, DType.BOOL));
     }
 
     /**
@@ -529,7 +524,7 @@ public final class Tensor {
     public Tensor where(Tensor whenTrue, Tensor whenFalse) {
         DType type = whenTrue.dtype().promote(whenFalse.dtype());
         int[] shape = broadcastShapes("where", broadcastShapes("where", shape(), whenTrue.shape()), whenFalse.shape());
-        return make(Op.WHERE, type, shape, null, cast(type).broadcastTo(shape), whenTrue.cast(type).broadcastTo(shape),
+        return make(Op.WHERE, type, shape, null, cast(DType.BOOL).broadcastTo(shape), whenTrue.cast(type).broadcastTo(shape),
                 whenFalse.cast(type).broadcastTo(shape));
     }
 
@@ -1115,7 +1110,7 @@ public final class Tensor {
 
     /** @return the elements in row-major order, as doubles */
     public double[] toDoubleArray() {
-        return Realizer.read(node);
+        return Realizer.read(node).toDoubles();
     }
 
     /**
@@ -1144,7 +1139,7 @@ public final class Tensor {
      */
     public Tensor requireGrad() {
         realize();
-        return new Tensor(Node.input(node.realized(), dtype(), true));
+        return new Tensor(Realizer.leaf(Results.get(node), dtype(), true));
     }
 
     /** @return whether gradients flow into this tensor */
@@ -1231,14 +1226,11 @@ public final class Tensor {
      * @return the tensor
      */
     public static Tensor make(Op op, DType dtype, int[] shape, Object argument, Tensor... sources) {
-        boolean requiresGrad = false;
         Node[] nodes = new Node[sources.length];
         for (int i = 0; i < sources.length; i++) {
             nodes[i] = sources[i].node;
-            requiresGrad |= nodes[i].requiresGrad();
         }
-        boolean differentiable = op != Op.CMPLT && op != Op.CMPEQ; // comparisons are piecewise constant
-        Node node = new Node(op, dtype, shape, argument, requiresGrad && differentiable && GradientMode.isEnabled(), nodes);
+        Node node = new Node(op, dtype, shape, argument, Node.tracksGradient(op, dtype, nodes) && GradientMode.isEnabled(), nodes);
         if (!GradientMode.isEnabled()) {
             node = new Node(Op.DETACH, dtype, shape, null, false, node); // no gradient flows out of a no-grad scope
         }
@@ -1252,11 +1244,15 @@ public final class Tensor {
     private Tensor binary(Op op, Tensor other) {
         DType type = dtype().promote(other.dtype());
         int[] shape = broadcastShapes(op.name().toLowerCase(java.util.Locale.ROOT), shape(), other.shape());
-        return make(op, type, shape, null, cast(type).broadcastTo(shape), other.cast(type).broadcastTo(shape));
+        DType result = op == Op.CMPLT || op == Op.CMPEQ ? DType.BOOL : type;
+        return make(op, result, shape, null, cast(type).broadcastTo(shape), other.cast(type).broadcastTo(shape));
     }
 
+    /** A constant for an operation with a number: of this type if floating, else int32 for whole numbers, float32 otherwise. */
     private Tensor constant(double value) {
-        return full(value, dtype(), shape());
+        DType type = dtype().isFloating() ? dtype() : value == Math.rint(value) && Math.abs(value) <= Integer.MAX_VALUE
+                ? DType.INT32 : DType.FLOAT32;
+        return full(value, type, shape());
     }
 
     private Tensor zerosLike() {
@@ -1345,18 +1341,12 @@ public final class Tensor {
         return Arrays.stream(shape).asLongStream().toArray();
     }
 
-    private static int checkShape(String operation, int[] shape) {
-        long size = 1;
+    private static long checkShape(String operation, int[] shape) {
         for (int length : shape) {
             if (length < 0) {
                 throw new ShapeException(operation, List.of(toLong(shape)), "negative length in shape " + Arrays.toString(shape));
             }
-            size *= length;
-            if (size > Integer.MAX_VALUE) {
-                throw new ShapeException(operation, List.of(toLong(shape)), "shape " + Arrays.toString(shape)
-                        + " has more than 2^31 − 1 elements");
-            }
         }
-        return (int) size;
+        return dev.ein4j.ir.Shapes.size(shape);
     }
 }

@@ -24,10 +24,10 @@ class ViewTest {
     /** Reads every element of a view over a buffer, checking indices stay inside the buffer. */
     private static double[] read(View view, double[] buffer, String context) {
         int[] shape = view.shape();
-        double[] out = new double[view.size()];
+        double[] out = new double[(int) view.size()];
         for (int flat = 0; flat < out.length; flat++) {
             int[] index = NdArray.unravel(flat, shape);
-            int position = view.bufferIndex(index);
+            long position = view.bufferIndex(index);
             if (position == -1) {
                 out[flat] = view.padValue();
             } else {
@@ -35,7 +35,7 @@ class ViewTest {
                     fail(context + ": element " + Arrays.toString(index) + " reads buffer index " + position
                             + " outside [0, " + buffer.length + ") of " + view);
                 }
-                out[flat] = buffer[position];
+                out[flat] = buffer[(int) position];
             }
         }
         return out;
@@ -59,17 +59,17 @@ class ViewTest {
      * element of the new shape (via the row-major flat index) must be affine in the new multi-index.
      */
     private static boolean reshapeIsAffine(View view, int[] newShape) {
-        int size = view.size();
+        int size = (int) view.size();
         if (size == 0) {
             return true;
         }
         int[] oldShape = view.shape();
-        int[] positions = new int[size];
+        long[] positions = new long[size];
         for (int flat = 0; flat < size; flat++) {
             positions[flat] = view.bufferIndex(NdArray.unravel(flat, oldShape));
         }
-        int offset = positions[0];
-        int[] strides = new int[newShape.length];
+        long offset = positions[0];
+        long[] strides = new long[newShape.length];
         for (int k = 0; k < newShape.length; k++) {
             if (newShape[k] > 1) {
                 int[] unit = new int[newShape.length];
@@ -79,7 +79,7 @@ class ViewTest {
         }
         for (int flat = 0; flat < size; flat++) {
             int[] index = NdArray.unravel(flat, newShape);
-            int expected = offset;
+            long expected = offset;
             for (int k = 0; k < index.length; k++) {
                 expected += index[k] * strides[k];
             }

@@ -60,7 +60,9 @@ class TensorTest {
             assertThatThrownBy(() -> Tensor.of(new double[2])).as("a scalar holds one element").isInstanceOf(ShapeException.class);
             assertThatThrownBy(() -> Tensor.of(new double[0], -1)).isInstanceOf(ShapeException.class);
             assertThatThrownBy(() -> Tensor.zeros(2, -3)).isInstanceOf(ShapeException.class);
-            assertThatThrownBy(() -> Tensor.zeros(1 << 16, 1 << 16)).as("more than 2^31-1 elements").isInstanceOf(ShapeException.class);
+            Tensor huge = Tensor.zeros(1 << 16, 1 << 16);
+            assertThat(huge.size()).as("a constant of 2^32 elements is one value read through zero strides").isEqualTo(1L << 32);
+            assertThatThrownBy(huge::toDoubleArray).as("no host array holds 2^32 elements").isInstanceOf(ShapeException.class);
         }
 
         @Test

@@ -1,25 +1,29 @@
 package dev.ein4j.testing;
 
 import dev.ein4j.backend.Backend;
-import dev.ein4j.backend.BufferView;
+import dev.ein4j.backend.BackendCapabilities;
 import dev.ein4j.backend.DeviceBuffer;
 import dev.ein4j.ir.DType;
 import dev.ein4j.ir.Op;
+import dev.ein4j.kernel.HostData;
+import dev.ein4j.kernel.Instruction;
+import dev.ein4j.kernel.Kernel;
 import dev.ein4j.reference.ReferenceBackend;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The reference backend, counting what the runtime asks of it: allocations, releases (and on which
- * thread), and which primitive wrote which buffer. Its buffers wrap the reference backend's and
- * remember being released: a kernel or read that touches a released buffer throws (on the thread
- * that asked, so a runtime that frees too early fails the test). Unlike the reference backend it
- * requires release, so that releases are observable.
+ * thread), the kernels it ran, and the bytes held at any time. Its buffers wrap the reference
+ * backend's and remember being released: a kernel or read that touches a released buffer throws
+ * (on the thread that asked, so a runtime that frees too early fails the test). Unlike the
+ * reference backend it requires release, so that releases are observable. Its largest buffer can
+ * be lowered to test the runtime's size checks.
  */
 public final class CountingBackend implements Backend {
 
@@ -29,17 +33,22 @@ public final class CountingBackend implements Backend {
     private final AtomicInteger allocations = new AtomicInteger();
     private final AtomicInteger releases = new AtomicInteger();
     private final AtomicInteger doubleReleases = new AtomicInteger();
+    private final AtomicLong liveBytes = new AtomicLong();
+    private final AtomicLong peakBytes = new AtomicLong();
     private final Map<DeviceBuffer, Thread> released = Collections.synchronizedMap(new IdentityHashMap<>());
-    private final Map<Op, AtomicInteger> computed = new ConcurrentHashMap<>();
-    private final List<Map.Entry<Op, DeviceBuffer>> writes = Collections.synchronizedList(new ArrayList<>());
+    private final List<Kernel> kernels = Collections.synchronizedList(new ArrayList<>());
+    private final List<DeviceBuffer> outputs = Collections.synchronizedList(new ArrayList<>());
+    private volatile long maxBufferElements = BackendCapabilities.HEAP_ARRAY_LIMIT;
 
-    /** Forgets all counts. */
+    /** Forgets all counts (the live bytes stay: they describe buffers still held). */
     public void reset() {
         allocations.set(0);
         releases.set(0);
         released.clear();
-        computed.clear();
-        writes.clear();
+        kernels.clear();
+        outputs.clear();
+        peakBytes.set(liveBytes.get());
+        maxBufferElements = BackendCapabilities.HEAP_ARRAY_LIMIT;
     }
 
     public int allocations() {
@@ -55,17 +64,53 @@ public final class CountingBackend implements Backend {
         return doubleReleases.get();
     }
 
-    /** @return how often a primitive ran since the last reset */
-    public int computed(Op op) {
-        AtomicInteger count = computed.get(op);
-        return count == null ? 0 : count.get();
+    /** @return bytes allocated and not yet released */
+    public long liveBytes() {
+        return liveBytes.get();
     }
 
-    /** @return the output buffers the primitive wrote since the last reset, in order */
-    public List<DeviceBuffer> outputsOf(Op op) {
-        synchronized (writes) {
-            return writes.stream().filter(entry -> entry.getKey() == op).map(Map.Entry::getValue).toList();
+    /** @return the most bytes held at once since the last reset */
+    public long peakBytes() {
+        return peakBytes.get();
+    }
+
+    /** @param elements the largest buffer this backend claims to hold (until the next reset) */
+    public void limitBuffers(long elements) {
+        maxBufferElements = elements;
+    }
+
+    /** @return the kernels run since the last reset, in order */
+    public List<Kernel> kernels() {
+        synchronized (kernels) {
+            return List.copyOf(kernels);
         }
+    }
+
+    /** @return how often a primitive was evaluated as a kernel instruction since the last reset */
+    public int computed(Op op) {
+        int count = 0;
+        for (Kernel kernel : kernels()) {
+            for (Instruction instruction : kernel.instructions()) {
+                count += instruction.op() == op ? 1 : 0;
+            }
+        }
+        return count;
+    }
+
+    /** @return the output buffers of the kernels whose output instruction is this primitive, in order */
+    public List<DeviceBuffer> outputsOf(Op op) {
+        List<Kernel> ran = kernels();
+        List<DeviceBuffer> written;
+        synchronized (outputs) {
+            written = List.copyOf(outputs);
+        }
+        List<DeviceBuffer> result = new ArrayList<>();
+        for (int i = 0; i < ran.size(); i++) {
+            if (ran.get(i).output().op() == op) {
+                result.add(written.get(i));
+            }
+        }
+        return result;
     }
 
     /** @return the thread that released the buffer, or null if it was not released */
@@ -88,8 +133,12 @@ public final class CountingBackend implements Backend {
         }
 
         @Override
-        public int size() {
+        public long size() {
             return inner.size();
+        }
+
+        long bytes() {
+            return inner.size() * inner.dtype().bytes();
         }
 
         @Override
@@ -108,34 +157,43 @@ public final class CountingBackend implements Backend {
         return counted.inner;
     }
 
-    private static List<BufferView> live(List<BufferView> views) {
-        return views.stream().map(view -> new BufferView(live(view.buffer()), view.view())).toList();
-    }
-
-    private void record(Op op, DeviceBuffer output) {
-        computed.computeIfAbsent(op, key -> new AtomicInteger()).incrementAndGet();
-        writes.add(Map.entry(op, output));
-    }
-
     @Override
     public String name() {
         return NAME;
     }
 
     @Override
-    public DeviceBuffer allocate(DType dtype, int size) {
-        allocations.incrementAndGet();
-        return new Counted(delegate.allocate(dtype, size));
+    public BackendCapabilities capabilities() {
+        BackendCapabilities heap = BackendCapabilities.heap();
+        return new BackendCapabilities(heap.dtypes(), maxBufferElements, false);
     }
 
     @Override
-    public void write(DeviceBuffer target, double[] data) {
+    public DeviceBuffer allocate(DType dtype, long size) {
+        allocations.incrementAndGet();
+        Counted buffer = new Counted(delegate.allocate(dtype, size));
+        long now = liveBytes.addAndGet(buffer.bytes());
+        peakBytes.accumulateAndGet(now, Math::max);
+        return buffer;
+    }
+
+    @Override
+    public void write(DeviceBuffer target, HostData data) {
         delegate.write(live(target), data);
     }
 
     @Override
-    public double[] read(DeviceBuffer source) {
+    public HostData read(DeviceBuffer source) {
         return delegate.read(live(source));
+    }
+
+    @Override
+    public void execute(Kernel kernel, DeviceBuffer output, List<DeviceBuffer> inputs) {
+        synchronized (kernels) {
+            kernels.add(kernel);
+            outputs.add(output);
+        }
+        delegate.execute(kernel, live(output), inputs.stream().map(CountingBackend::live).toList());
     }
 
     @Override
@@ -143,44 +201,9 @@ public final class CountingBackend implements Backend {
         releases.incrementAndGet();
         if (released.putIfAbsent(buffer, Thread.currentThread()) != null) {
             doubleReleases.incrementAndGet(); // the cleaner thread would swallow an exception
+            return;
         }
         ((Counted) buffer).released = true;
-    }
-
-    @Override
-    public void elementwise(Op op, DeviceBuffer output, List<BufferView> inputs) {
-        record(op, output);
-        delegate.elementwise(op, live(output), live(inputs));
-    }
-
-    @Override
-    public void reduce(Op op, DeviceBuffer output, BufferView input, int[] axes) {
-        record(op, output);
-        delegate.reduce(op, live(output), new BufferView(live(input.buffer()), input.view()), axes);
-    }
-
-    @Override
-    public void contract(DeviceBuffer output, BufferView left, BufferView right, int[] axes) {
-        record(Op.CONTRACT, output);
-        delegate.contract(live(output), new BufferView(live(left.buffer()), left.view()),
-                new BufferView(live(right.buffer()), right.view()), axes);
-    }
-
-    @Override
-    public void fill(DeviceBuffer output, double value) {
-        record(Op.CONST, output);
-        delegate.fill(live(output), value);
-    }
-
-    @Override
-    public void iota(DeviceBuffer output) {
-        record(Op.IOTA, output);
-        delegate.iota(live(output));
-    }
-
-    @Override
-    public void random(DeviceBuffer output, long seed) {
-        record(Op.RAND, output);
-        delegate.random(live(output), seed);
+        liveBytes.addAndGet(-((Counted) buffer).bytes());
     }
 }

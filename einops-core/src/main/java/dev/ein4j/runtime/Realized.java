@@ -1,4 +1,4 @@
-package dev.ein4j.backend;
+package dev.ein4j.runtime;
 
 import dev.ein4j.ir.View;
 
@@ -11,8 +11,8 @@ import dev.ein4j.ir.View;
  */
 public record Realized(Storage storage, View view) {
 
-    /** @return the operand form that backends receive */
-    public BufferView bufferView() {
-        return new BufferView(storage.buffer(), view);
+    /** @return whether the view reads the whole buffer, compact and in order */
+    public boolean isCompact() {
+        return view.isContiguous() && storage.buffer().size() == view.size();
     }
 }

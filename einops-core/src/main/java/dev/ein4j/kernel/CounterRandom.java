@@ -1,4 +1,4 @@
-package dev.ein4j.backend;
+package dev.ein4j.kernel;
 
 /**
  * The definition of RAND, shared by every backend so that the same seed gives the same bits

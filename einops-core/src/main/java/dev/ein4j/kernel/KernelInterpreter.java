@@ -1,0 +1,205 @@
+package dev.ein4j.kernel;
+
+import dev.ein4j.ir.DType;
+import dev.ein4j.ir.Op;
+import dev.ein4j.ir.Shapes;
+import dev.ein4j.ir.View;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Runs any {@link Kernel} on host arrays, primitive by primitive, in double precision with every
+ * result rounded to its type ({@link Arithmetic}): the semantic definition that backends are tested
+ * against. The reference backend is this interpreter over heap buffers; a backend that lacks a
+ * fast path for some kernel can copy its buffers to the host and run it here.
+ *
+ * <p>Reductions accumulate in double (in 64-bit integers for int32 and bool results, wrapping once
+ * at the end) and round once. Memory stays bounded by the buffers themselves: iteration shapes are
+ * walked in chunks, so a reduction over an expanded view of 2^32 elements needs no buffer of that size.
+ */
+public final class KernelInterpreter {
+
+    private KernelInterpreter() {
+    }
+
+    /**
+     * @param kernel the kernel
+     * @param output a host array of the kernel's output type and size, overwritten
+     * @param inputs one host array per input slot, of the slot's type
+     */
+    public static void run(Kernel kernel, HostData output, List<HostData> inputs) {
+        if (output.length() != kernel.outputSize() || output.dtype() != kernel.outputType()) {
+            throw new IllegalArgumentException("output buffer " + output.dtype() + "[" + output.length()
+                    + "] for a kernel writing " + kernel.outputType() + "[" + kernel.outputSize() + "]");
+        }
+        double[] reductionValues = switch (kernel.kind()) {
+            case ELEMENTWISE -> null;
+            case REDUCE -> reduce(kernel, inputs);
+            case CONTRACT -> contract(kernel, inputs);
+        };
+        int root = kernel.size() - 1;
+        if (root == kernel.reductionIndex()) {
+            for (int i = 0; i < reductionValues.length; i++) {
+                output.set(i, reductionValues[i]);
+            }
+            return;
+        }
+        ChunkEvaluator epilogue = new ChunkEvaluator(kernel, Kernel.Segment.OUTPUT, inputs);
+        epilogue.setReductionValues(reductionValues);
+        ChunkEvaluator.forEachChunk(kernel.outputShape(), (outer, rowFlat, start, length) -> {
+            epilogue.evaluate(outer, rowFlat, start, length);
+            double[] values = epilogue.values(root);
+            for (int j = 0; j < length; j++) {
+                output.set((int) (rowFlat + start + j), values[j]);
+            }
+        });
+    }
+
+    /** @return the reduction's results in the row-major order of the reduced shape, rounded to its type */
+    private static double[] reduce(Kernel kernel, List<HostData> inputs) {
+        Instruction reduce = kernel.instruction(kernel.reductionIndex());
+        int source = reduce.source(0);
+        int[] shape = kernel.instruction(source).shape();
+        int[] reduced = shape.clone();
+        for (int axis : reduce.axes()) {
+            reduced[axis] = 1;
+        }
+        long[] outStrides = Shapes.contiguousStrides(reduced);
+        for (int axis : reduce.axes()) {
+            outStrides[axis] = 0;
+        }
+        int count = (int) Shapes.size(reduced);
+        Accumulator accumulator = new Accumulator(reduce.op(), reduce.dtype(), count);
+        ChunkEvaluator prologue = new ChunkEvaluator(kernel, Kernel.Segment.REDUCE_SOURCE, inputs);
+        int last = shape.length - 1;
+        long innerStride = last < 0 ? 0 : outStrides[last];
+        ChunkEvaluator.forEachChunk(shape, (outer, rowFlat, start, length) -> {
+            prologue.evaluate(outer, rowFlat, start, length);
+            long target = 0;
+            for (int k = 0; k < last; k++) {
+                target += outer[k] * outStrides[k];
+            }
+            accumulator.add(prologue.values(source), length, (int) (target + start * innerStride), (int) innerStride);
+        });
+        return accumulator.results();
+    }
+
+    /** @return the contraction's results in the row-major order of the spec's output shape */
+    private static double[] contract(Kernel kernel, List<HostData> inputs) {
+        Instruction contract = kernel.instruction(kernel.reductionIndex());
+        ContractSpec spec = contract.contractSpec();
+        Instruction leftLoad = kernel.leftOperand();
+        Instruction rightLoad = kernel.rightOperand();
+        HostData left = leftLoad != null ? inputs.get(leftLoad.input())
+                : evaluateOperand(kernel, Kernel.Segment.LEFT, contract.source(0), inputs);
+        HostData right = rightLoad != null ? inputs.get(rightLoad.input())
+                : evaluateOperand(kernel, Kernel.Segment.RIGHT, contract.source(1), inputs);
+        ContractSpec layout = spec.withOperands(
+                leftLoad != null ? leftLoad.view() : View.contiguous(spec.leftShape()),
+                rightLoad != null ? rightLoad.view() : View.contiguous(spec.rightShape()));
+        long[] leftBatch = ContractSpec.offsets(layout.batch(), layout.leftBatchStrides());
+        long[] rightBatch = ContractSpec.offsets(layout.batch(), layout.rightBatchStrides());
+        long[] outBatch = ContractSpec.offsets(layout.batch(), layout.outBatchStrides());
+        long[] leftM = ContractSpec.offsets(layout.m(), layout.leftMStrides());
+        long[] outM = ContractSpec.offsets(layout.m(), layout.outMStrides());
+        long[] leftK = ContractSpec.offsets(layout.k(), layout.leftKStrides());
+        long[] rightK = ContractSpec.offsets(layout.k(), layout.rightKStrides());
+        long[] rightN = ContractSpec.offsets(layout.n(), layout.rightNStrides());
+        long[] outN = ContractSpec.offsets(layout.n(), layout.outNStrides());
+        double[] results = new double[(int) Shapes.size(spec.outputShape())];
+        double[] row = new double[rightN.length];
+        DType type = contract.dtype();
+        for (int b = 0; b < leftBatch.length; b++) {
+            for (int m = 0; m < leftM.length; m++) {
+                Arrays.fill(row, 0.0);
+                long leftBase = layout.leftOffset() + leftBatch[b] + leftM[m];
+                long rightBase = layout.rightOffset() + rightBatch[b];
+                for (int k = 0; k < leftK.length; k++) {
+                    double a = left.get((int) (leftBase + leftK[k]));
+                    long rightRow = rightBase + rightK[k];
+                    for (int n = 0; n < rightN.length; n++) {
+                        row[n] += a * right.get((int) (rightRow + rightN[n]));
+                    }
+                }
+                long outBase = outBatch[b] + outM[m];
+                for (int n = 0; n < row.length; n++) {
+                    results[(int) (outBase + outN[n])] = type.round(row[n]);
+                }
+            }
+        }
+        return results;
+    }
+
+    /** A prologue evaluated into a compact array of the operand's shape. */
+    private static HostData evaluateOperand(Kernel kernel, Kernel.Segment segment, int root, List<HostData> inputs) {
+        Instruction operand = kernel.instruction(root);
+        HostData compact = HostData.allocate(DType.FLOAT64, (int) operand.size());
+        ChunkEvaluator evaluator = new ChunkEvaluator(kernel, segment, inputs);
+        ChunkEvaluator.forEachChunk(operand.shape(), (outer, rowFlat, start, length) -> {
+            evaluator.evaluate(outer, rowFlat, start, length);
+            double[] values = evaluator.values(root);
+            for (int j = 0; j < length; j++) {
+                compact.set((int) (rowFlat + start + j), values[j]);
+            }
+        });
+        return compact;
+    }
+
+    /** Running SUM, REDUCE_MAX or PROD per output element: doubles for floats, wrapping longs for integers. */
+    private static final class Accumulator {
+        private final Op op;
+        private final DType type;
+        private final double[] floats;
+        private final long[] integers;
+
+        Accumulator(Op op, DType type, int count) {
+            this.op = op;
+            this.type = type;
+            if (type.isFloating()) {
+                floats = new double[count];
+                integers = null;
+                Arrays.fill(floats, Arithmetic.identity(op));
+            } else {
+                floats = null;
+                integers = new long[count];
+                Arrays.fill(integers, Arithmetic.integerIdentity(op, type));
+            }
+        }
+
+        /** Adds values[0..length) to targets target, target + stride, ... (stride 0: all to one). */
+        void add(double[] values, int length, int target, int stride) {
+            for (int j = 0; j < length; j++, target += stride) {
+                if (floats != null) {
+                    double acc = floats[target];
+                    floats[target] = switch (op) {
+                        case SUM -> acc + values[j];
+                        case PROD -> acc * values[j];
+                        default -> Arithmetic.max(acc, values[j]);
+                    };
+                } else {
+                    long acc = integers[target];
+                    long x = (long) values[j];
+                    integers[target] = switch (op) {
+                        case SUM -> acc + x;
+                        case PROD -> acc * x;
+                        default -> Math.max(acc, x);
+                    };
+                }
+            }
+        }
+
+        double[] results() {
+            if (floats != null) {
+                for (int i = 0; i < floats.length; i++) {
+                    floats[i] = type.round(floats[i]);
+                }
+                return floats;
+            }
+            double[] results = new double[integers.length];
+            for (int i = 0; i < results.length; i++) {
+                results[i] = type.round((int) integers[i]);
+            }
+            return results;
+        }
+    }
+}
