@@ -45,8 +45,9 @@ final class ChunkEvaluator {
         this.inputs = inputs;
         this.values = new double[kernel.size()][];
         this.views = new View[kernel.size()];
+        int chunk = members.length == 0 ? 1 : chunkLength(kernel.instruction(members[members.length - 1]).shape());
         for (int i : members) {
-            values[i] = new double[CHUNK];
+            values[i] = new double[chunk];
             View view = kernel.instruction(i).view();
             views[i] = view == null || view.rank() > 0 ? view : view.reshape(new int[] {1});
         }
@@ -136,25 +137,34 @@ final class ChunkEvaluator {
     }
 
     private static void gather(HostData data, double[] out, int from, int to, long position, long stride) {
+        if (from >= to) {
+            return;
+        }
+        if (stride == 0) {
+            java.util.Arrays.fill(out, from, to, data.get((int) position));
+            return;
+        }
+        int at = (int) position;
+        int step = (int) stride; // a buffer holds at most 2^31 - 9 elements, so positions and in-buffer steps fit an int
         if (data instanceof HostData.Float32 f) {
             float[] a = f.values();
-            for (int j = from; j < to; j++, position += stride) {
-                out[j] = a[(int) position];
+            for (int j = from; j < to; j++, at += step) {
+                out[j] = a[at];
             }
         } else if (data instanceof HostData.Float64 d) {
             double[] a = d.values();
-            for (int j = from; j < to; j++, position += stride) {
-                out[j] = a[(int) position];
+            for (int j = from; j < to; j++, at += step) {
+                out[j] = a[at];
             }
         } else if (data instanceof HostData.Int32 n) {
             int[] a = n.values();
-            for (int j = from; j < to; j++, position += stride) {
-                out[j] = a[(int) position];
+            for (int j = from; j < to; j++, at += step) {
+                out[j] = a[at];
             }
         } else {
             byte[] a = ((HostData.Bool) data).values();
-            for (int j = from; j < to; j++, position += stride) {
-                out[j] = a[(int) position];
+            for (int j = from; j < to; j++, at += step) {
+                out[j] = a[at];
             }
         }
     }
@@ -197,6 +207,11 @@ final class ChunkEvaluator {
         }
     }
 
+    /** @return the longest chunk a walk over this shape produces */
+    static int chunkLength(int[] shape) {
+        return shape.length == 0 ? 1 : Math.max(1, Math.min(CHUNK, shape[shape.length - 1]));
+    }
+
     /**
      * Walks a shape row by row in chunks.
      *
@@ -213,8 +228,8 @@ final class ChunkEvaluator {
         int rowLength = rows[last];
         int[] outer = new int[last];
         for (long rowFlat = 0; rowFlat < size; rowFlat += rowLength) {
-            for (int start = 0; start < rowLength; start += CHUNK) {
-                consumer.accept(outer, rowFlat, start, Math.min(CHUNK, rowLength - start));
+            for (long start = 0; start < rowLength; start += CHUNK) { // long: a row may be 2^31 - 1 long
+                consumer.accept(outer, rowFlat, (int) start, (int) Math.min(CHUNK, rowLength - start));
             }
             for (int k = last - 1; k >= 0; k--) {
                 if (++outer[k] < rows[k]) {

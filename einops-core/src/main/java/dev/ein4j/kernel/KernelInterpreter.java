@@ -168,24 +168,45 @@ public final class KernelInterpreter {
 
         /** Adds values[0..length) to targets target, target + stride, ... (stride 0: all to one). */
         void add(double[] values, int length, int target, int stride) {
-            for (int j = 0; j < length; j++, target += stride) {
-                if (floats != null) {
-                    double acc = floats[target];
-                    floats[target] = switch (op) {
-                        case SUM -> acc + values[j];
-                        case PROD -> acc * values[j];
-                        default -> Arithmetic.max(acc, values[j]);
-                    };
-                } else {
+            if (integers != null) {
+                for (int j = 0; j < length; j++, target += stride) {
                     long acc = integers[target];
                     long x = (long) values[j];
-                    integers[target] = switch (op) {
-                        case SUM -> acc + x;
-                        case PROD -> acc * x;
-                        default -> Math.max(acc, x);
-                    };
+                    integers[target] = op == Op.SUM ? acc + x : op == Op.PROD ? acc * x : Math.max(acc, x);
+                }
+            } else if (stride == 0) {
+                floats[target] = fold(floats[target], values, length);
+            } else if (op == Op.SUM) {
+                for (int j = 0; j < length; j++, target += stride) {
+                    floats[target] += values[j];
+                }
+            } else {
+                for (int j = 0; j < length; j++, target += stride) {
+                    floats[target] = op == Op.PROD ? floats[target] * values[j] : Arithmetic.max(floats[target], values[j]);
                 }
             }
+        }
+
+        /** Folds a run into one accumulator, in order (the reference's summation order). */
+        private double fold(double acc, double[] values, int length) {
+            switch (op) {
+                case SUM -> {
+                    for (int j = 0; j < length; j++) {
+                        acc += values[j];
+                    }
+                }
+                case PROD -> {
+                    for (int j = 0; j < length; j++) {
+                        acc *= values[j];
+                    }
+                }
+                default -> {
+                    for (int j = 0; j < length; j++) {
+                        acc = Arithmetic.max(acc, values[j]);
+                    }
+                }
+            }
+            return acc;
         }
 
         double[] results() {

@@ -184,8 +184,8 @@ public final class ArrowLowering {
                 steps.add(new Step.Expand(current));
             }
 
-            int[] output = right.stream().mapToInt(dimension -> dimension.axes().stream()
-                    .mapToInt(axis -> length(axis.name(), lengths)).reduce(1, Math::multiplyExact)).toArray();
+            int[] output = right.stream().mapToInt(dimension -> errors.composedLength(dimension,
+                    axis -> length(axis.name(), lengths))).toArray();
             reshape(steps, current, output);
 
             collapseReshapes(steps, shape);

@@ -171,8 +171,8 @@ public final class EinsumLowering {
                 finalSteps.add(new Step.Expand(full));
                 current = full;
             }
-            int[] outputShape = output.stream().mapToInt(dimension -> dimension.axes().stream()
-                    .mapToInt(axis -> lengths.get(axis.name())).reduce(1, Math::multiplyExact)).toArray();
+            int[] outputShape = output.stream().mapToInt(dimension -> errors.composedLength(dimension,
+                    axis -> lengths.get(axis.name()))).toArray();
             if (!Arrays.equals(current, outputShape)) {
                 finalSteps.add(new Step.Reshape(outputShape));
             }
@@ -361,10 +361,11 @@ public final class EinsumLowering {
             return steps;
         }
 
+        /** Sizes for the greedy order's costs; they saturate rather than wrap (a cost, not an allocation). */
         private long size(List<String> axes) {
             long size = 1;
             for (String name : axes) {
-                size *= lengths.get(name);
+                size = saturatingProduct(size, lengths.get(name));
             }
             return size;
         }
@@ -372,9 +373,15 @@ public final class EinsumLowering {
         private static long size(int[] shape) {
             long size = 1;
             for (int length : shape) {
-                size *= length;
+                size = saturatingProduct(size, length);
             }
             return size;
+        }
+
+        private static long saturatingProduct(long a, long b) {
+            long high = Math.multiplyHigh(a, b);
+            long low = a * b;
+            return high != 0 || low < 0 ? Long.MAX_VALUE : low;
         }
 
         private static List<String> concat(List<String> a, List<String> b) {

@@ -72,7 +72,7 @@ public final class EinsumPlan {
 
         /** @return the number of elements of the result */
         public long resultSize() {
-            return Arrays.stream(resultShape).asLongStream().reduce(1, Math::multiplyExact);
+            return dev.ein4j.ir.Shapes.size(resultShape);
         }
     }
 

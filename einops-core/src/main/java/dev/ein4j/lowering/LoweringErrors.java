@@ -25,6 +25,26 @@ final class LoweringErrors {
         return new ShapeException(pattern, span == null ? 0 : span.column(), shapes, axisLengths, reason);
     }
 
+    /**
+     * The length of a composed dimension, checked: a product beyond 2^31 − 1 (the longest dimension
+     * a tensor can have) is a shape error, never a wrapped number.
+     *
+     * @param dimension the dimension
+     * @param lengthOf each axis' length
+     * @return the product of its axes' lengths
+     */
+    int composedLength(Dimension dimension, java.util.function.ToIntFunction<ElementaryAxis> lengthOf) {
+        long product = 1;
+        for (ElementaryAxis axis : dimension.axes()) {
+            product *= lengthOf.applyAsInt(axis);
+            if (product > Integer.MAX_VALUE) {
+                throw shape(dimension.span(), "dimension " + text(dimension.span()) + " would have more than 2^31 - 1 elements "
+                        + "along one axis, the longest a tensor dimension can be");
+            }
+        }
+        return (int) product;
+    }
+
     /** @return the text of the pattern under a span */
     String text(Span span) {
         return span == null || span.start() < 0 ? "" : pattern.substring(span.start(), Math.min(span.end(), pattern.length()));

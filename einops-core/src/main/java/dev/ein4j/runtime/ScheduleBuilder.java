@@ -113,6 +113,8 @@ final class ScheduleBuilder {
         final List<Value> slots = new ArrayList<>();
         final Map<Value, Integer> slotOf = new IdentityHashMap<>();
         final Map<Key, Integer> emitted = new HashMap<>();
+        final Map<Map.Entry<Segment, Instruction>, Integer> distinct = new HashMap<>();
+        Segment segment = Segment.OUTPUT;
 
         Emitter(Scheduler.Group group) {
             this.group = group;
@@ -179,6 +181,7 @@ final class ScheduleBuilder {
 
         int emit(Key key, List<Key> sources) {
             Node node = key.node();
+            segment = key.segment();
             int[] shape = shapeOf(key);
             if (node.op().group() == Op.Group.CREATION && !scheduler.isLeaf(node)
                     && (scheduler.decision(node) == Decision.INLINE || node == group.root)) {
@@ -258,9 +261,12 @@ final class ScheduleBuilder {
             return index;
         }
 
+        /** Adds an instruction, or finds the same one already in this segment (common subexpressions). */
         int add(Instruction instruction) {
-            program.add(instruction);
-            return program.size() - 1;
+            return distinct.computeIfAbsent(Map.entry(segment, instruction), key -> {
+                program.add(instruction);
+                return program.size() - 1;
+            });
         }
 
         int[] shapeOf(Key key) {

@@ -106,6 +106,41 @@ public final class Tensor {
         return fromData(data, dtype, shape);
     }
 
+    /**
+     * An int32 tensor holding a copy of the data, in row-major order.
+     *
+     * @param data the elements
+     * @param shape the shape (none for a scalar)
+     * @return the tensor
+     */
+    public static Tensor of(int[] data, int... shape) {
+        return fromHost(new HostData.Int32(data.clone()), shape);
+    }
+
+    /**
+     * A bool tensor holding a copy of the data, in row-major order.
+     *
+     * @param data the elements
+     * @param shape the shape (none for a scalar)
+     * @return the tensor
+     */
+    public static Tensor of(boolean[] data, int... shape) {
+        byte[] bytes = new byte[data.length];
+        for (int i = 0; i < data.length; i++) {
+            bytes[i] = data[i] ? (byte) 1 : (byte) 0;
+        }
+        return fromHost(new HostData.Bool(bytes), shape);
+    }
+
+    private static Tensor fromHost(HostData data, int[] shape) {
+        long size = checkShape("of", shape);
+        if (data.length() != size) {
+            throw new ShapeException("of", List.of(toLong(shape)), "the shape " + Arrays.toString(shape) + " holds "
+                    + size + " elements but " + data.length() + " were given");
+        }
+        return new Tensor(Realizer.input(data, shape, false));
+    }
+
     private static Tensor fromData(double[] data, DType dtype, int[] shape) {
         long size = checkShape("of", shape);
         if (data.length != size) {
@@ -1098,6 +1133,16 @@ public final class Tensor {
         Realizer.realize(Arrays.stream(tensors).map(Tensor::node).toList());
     }
 
+    /**
+     * The kernels that reading this tensor would run now, without running them: each kernel's
+     * program, inputs, output and size (see the runtime's fusion rules).
+     *
+     * @return the kernel list, or a line saying the tensor is already computed
+     */
+    public String explain() {
+        return Realizer.explain(List.of(node));
+    }
+
     /** @return the elements in row-major order, as floats */
     public float[] toFloatArray() {
         double[] values = toDoubleArray();
@@ -1106,6 +1151,29 @@ public final class Tensor {
             floats[i] = (float) values[i];
         }
         return floats;
+    }
+
+    /** @return the elements in row-major order, as ints (truncated toward zero if floating) */
+    public int[] toIntArray() {
+        HostData data = Realizer.read(node);
+        if (data instanceof HostData.Int32 ints) {
+            return ints.values();
+        }
+        int[] values = new int[data.length()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = (int) DType.INT32.round(data.get(i));
+        }
+        return values;
+    }
+
+    /** @return the elements in row-major order, as booleans (non-zero is true) */
+    public boolean[] toBooleanArray() {
+        HostData data = Realizer.read(node);
+        boolean[] values = new boolean[data.length()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = data.get(i) != 0.0;
+        }
+        return values;
     }
 
     /** @return the elements in row-major order, as doubles */

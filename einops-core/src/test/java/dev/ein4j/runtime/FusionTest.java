@@ -1,0 +1,248 @@
+package dev.ein4j.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ein4j.backend.Backends;
+import dev.ein4j.error.ShapeException;
+import dev.ein4j.ir.DType;
+import dev.ein4j.ir.Op;
+import dev.ein4j.kernel.Kernel;
+import dev.ein4j.lowering.Reduction;
+import dev.ein4j.reference.ReferenceBackend;
+import dev.ein4j.tensor.Ein;
+import dev.ein4j.tensor.Tensor;
+import dev.ein4j.testing.CountingBackend;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** How programs of common shapes are cut into kernels, and how many buffers they take. */
+class FusionTest {
+
+    private CountingBackend counting;
+
+    @BeforeEach
+    void useCountingBackend() {
+        counting = (CountingBackend) Backends.use(CountingBackend.NAME);
+        counting.reset();
+    }
+
+    @AfterEach
+    void restoreReference() {
+        assertThat(counting.doubleReleases()).as("buffers released twice").isZero();
+        Backends.use(ReferenceBackend.NAME);
+    }
+
+    private static Tensor data(long seed, int... shape) {
+        return Tensor.rand(seed, shape).sub(0.5).realize();
+    }
+
+    @Test
+    void reluOfAnAffineMapIsOneKernelAndOneBuffer() {
+        Tensor x = data(1, 1000, 1000);
+        Tensor w = data(2, 1000, 1000);
+        Tensor b = data(3, 1000);
+        counting.reset();
+        Tensor y = x.mul(w).add(b).relu().realize();
+        assertThat(counting.kernels()).hasSize(1);
+        assertThat(counting.allocations()).as("only the result").isEqualTo(1);
+        assertThat(counting.peakBytes() - counting.liveBytes()).as("no transient buffer").isZero();
+        float[] xs = x.toFloatArray();
+        float[] ws = w.toFloatArray();
+        float[] bs = b.toFloatArray();
+        float[] ys = y.toFloatArray();
+        for (int i = 0; i < ys.length; i += 997) {
+            float expected = Math.max(0f, xs[i] * ws[i] + bs[i % 1000]);
+            assertThat(ys[i]).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void softmaxOverRowsIsAtMostThreeKernelsWithNoInputSizedIntermediate() {
+        Tensor x = data(4, 64, 300);
+        counting.reset();
+        Tensor max = x.reduce(Reduction.MAX, new int[] {1}, true);
+        Tensor e = x.sub(max).exp();
+        Tensor softmax = e.div(e.reduce(Reduction.SUM, new int[] {1}, true)).realize();
+        assertThat(counting.kernels()).hasSizeLessThanOrEqualTo(3);
+        long rowBytes = 64L * 4;
+        assertThat(counting.peakBytes() - counting.liveBytes()).as("only row-sized intermediates").isLessThanOrEqualTo(2 * rowBytes);
+        float[] values = softmax.toFloatArray();
+        for (int row = 0; row < 64; row++) {
+            double sum = 0;
+            for (int c = 0; c < 300; c++) {
+                sum += values[row * 300 + c];
+            }
+            assertThat(sum).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-5));
+        }
+    }
+
+    @Test
+    void matmulWithBiasAndReluIsOneContractionKernel() {
+        Tensor x = data(5, 32, 64);
+        Tensor w = data(6, 16, 64);
+        Tensor b = data(7, 16);
+        counting.reset();
+        Tensor y = Ein.einsum("b i, o i -> b o", x, w).add(b).relu().realize();
+        assertThat(counting.kernels()).hasSize(1);
+        Kernel kernel = counting.kernels().get(0);
+        assertThat(kernel.kind()).isEqualTo(Kernel.Kind.CONTRACT);
+        assertThat(kernel.hasEpilogue()).isTrue();
+        assertThat(kernel.leftOperand()).as("x is read in place").isNotNull();
+        assertThat(kernel.rightOperand()).as("w is read in place, transposed by its view").isNotNull();
+        assertThat(kernel.contractSpec().m()).containsExactly(32);
+        assertThat(kernel.contractSpec().n()).containsExactly(16);
+        assertThat(kernel.contractSpec().k()).containsExactly(64);
+        float[] xs = x.toFloatArray();
+        float[] ws = w.toFloatArray();
+        float[] bs = b.toFloatArray();
+        float[] ys = y.toFloatArray();
+        for (int i = 0; i < 32; i++) {
+            for (int o = 0; o < 16; o++) {
+                double sum = 0;
+                for (int k = 0; k < 64; k++) {
+                    sum += (double) xs[i * 64 + k] * ws[o * 64 + k];
+                }
+                assertThat((double) ys[i * 16 + o]).isCloseTo(Math.max(0, sum + bs[o]), org.assertj.core.data.Offset.offset(1e-5));
+            }
+        }
+    }
+
+    @Test
+    void aMixedPrecisionMatmulCastsTheOperandsNotTheirBroadcast() {
+        Tensor a = data(8, 128, 128);
+        Tensor b = data(9, 128, 128).cast(DType.FLOAT64).realize();
+        counting.reset();
+        Tensor product = Ein.einsum("i j, j k -> i k", a, b).realize();
+        assertThat(product.dtype()).isEqualTo(DType.FLOAT64);
+        assertThat(counting.peakBytes() - counting.liveBytes()).as("at most a float64 copy of a, never 128^3 elements")
+                .isLessThanOrEqualTo(128L * 128 * 8);
+        assertThat(counting.kernels()).hasSize(1);
+    }
+
+    @Test
+    void twentyLayersRealizedAtOnceHoldAtMostThreeActivationBuffers() {
+        int batch = 32;
+        int width = 64;
+        Tensor x = data(10, batch, width);
+        Tensor[] weights = new Tensor[20];
+        Tensor[] biases = new Tensor[20];
+        for (int layer = 0; layer < 20; layer++) {
+            weights[layer] = data(100 + layer, width, width).mul(0.3).realize();
+            biases[layer] = data(200 + layer, width);
+        }
+        Tensor h = x;
+        for (int layer = 0; layer < 20; layer++) {
+            h = Ein.einsum("b i, o i -> b o", h, weights[layer]).add(biases[layer]).relu();
+        }
+        counting.reset();
+        h.realize();
+        long activation = (long) batch * width * 4;
+        assertThat(counting.kernels()).as("one contraction kernel per layer").hasSize(20);
+        assertThat(counting.peakBytes() - counting.liveBytes() + activation)
+                .as("activation buffers held at once, the result included").isLessThanOrEqualTo(3 * activation);
+        assertThat(counting.allocations()).as("buffers reused by liveness").isLessThanOrEqualTo(3);
+        assertThat(counting.liveBytes()).as("after the realization only the result is new")
+                .isLessThanOrEqualTo(counting.peakBytes());
+    }
+
+    @Test
+    void aBufferLargerThanTheBackendHoldsFailsBeforeAnythingRuns() {
+        Tensor x = data(11, 20, 30);
+        counting.reset();
+        counting.limitBuffers(500);
+        Tensor y = x.exp().transpose(0, 1).contiguous();
+        assertThatThrownBy(y::realize).isInstanceOf(ShapeException.class)
+                .hasMessageContaining("[30, 20]").hasMessageContaining("600").hasMessageContaining("500")
+                .hasMessageContaining(CountingBackend.NAME);
+        assertThat(counting.kernels()).as("nothing ran").isEmpty();
+        assertThat(counting.allocations()).as("nothing allocated").isZero();
+        counting.reset();
+        assertThat(y.realize().toFloatArray()).hasSize(600);
+    }
+
+    @Test
+    void explainListsEachKernelWithItsInputsOutputAndSize() {
+        Tensor x = data(12, 8, 100);
+        Tensor max = x.reduce(Reduction.MAX, new int[] {1}, true);
+        Tensor e = x.sub(max).exp();
+        Tensor softmax = e.div(e.reduce(Reduction.SUM, new int[] {1}, true));
+        String plan = softmax.explain();
+        assertThat(plan).startsWith("3 kernels");
+        assertThat(plan).contains("1. reduce -> ").contains("2. reduce -> ").contains("3. elementwise -> ")
+                .contains("float32[8,100] (3.1 KiB)").contains("reduce_max").contains("exp").contains("reciprocal");
+        counting.reset();
+        assertThat(counting.kernels()).as("explain runs nothing").isEmpty();
+        softmax.realize();
+        assertThat(softmax.explain()).isEqualTo("0 kernels: already computed");
+    }
+
+    @Test
+    void aSharedNodeReadThroughTwoDifferentViewsIsStoredOrRecomputedButCorrect() {
+        Tensor x = data(13, 50, 50);
+        Tensor y = x.exp().log().sin().exp().log().sin().exp().log().sin(); // nine primitives: too many to recompute
+        Tensor z = y.mul(y.transpose(0, 1)).realize();
+        assertThat(counting.computed(Op.SIN)).as("y computed once, then read twice").isEqualTo(3);
+        float[] ys = y.toFloatArray();
+        float[] zs = z.toFloatArray();
+        for (int i = 0; i < 50; i += 7) {
+            for (int j = 0; j < 50; j += 3) {
+                assertThat(zs[i * 50 + j]).isEqualTo(ys[i * 50 + j] * ys[j * 50 + i]);
+            }
+        }
+    }
+
+    @Test
+    void requestedViewsOfComputedValuesShareOneBuffer() {
+        Tensor x = data(14, 6, 7);
+        Tensor e = x.exp();
+        Tensor t = e.transpose(0, 1);
+        Tensor r = e.reshape(42);
+        counting.reset();
+        Tensor.realizeAll(t, r);
+        assertThat(counting.kernels()).hasSize(1);
+        assertThat(Results.get(t.node()).storage()).isSameAs(Results.get(r.node()).storage());
+    }
+
+    @Test
+    void aConstantResultIsOneElementReadThroughZeroStrides() {
+        Tensor c = Tensor.full(2.5, DType.FLOAT32, 1000, 1000);
+        counting.reset();
+        c.realize();
+        assertThat(counting.allocations()).isEqualTo(1);
+        assertThat(counting.peakBytes() - counting.liveBytes() + 4).isEqualTo(4);
+        assertThat(c.sum().item()).isEqualTo(2.5e6);
+    }
+
+    @Test
+    void chainsOfElementwiseOpsAreSplitIntoKernelsOfBoundedSize() {
+        Tensor t = data(15, 3, 4);
+        for (int i = 0; i < 1000; i++) {
+            t = t.add(1.0);
+        }
+        counting.reset();
+        t.realize();
+        assertThat(counting.kernels().size()).isBetween(1000 / Scheduler.GROUP_CAPACITY, 1000 / Scheduler.GROUP_CAPACITY + 2);
+        for (Kernel kernel : counting.kernels()) {
+            assertThat(kernel.size()).isLessThanOrEqualTo(2 * Scheduler.GROUP_CAPACITY + 2);
+        }
+        assertThat(counting.allocations()).as("a chain needs two buffers, reused").isLessThanOrEqualTo(3);
+    }
+
+    @Test
+    void kernelsAreValuesUsableAsCacheKeys() {
+        Tensor a = data(16, 10, 10);
+        Tensor b = data(17, 10, 10);
+        counting.reset();
+        a.mul(2.0).exp().realize();
+        b.mul(2.0).exp().realize();
+        List<Kernel> ran = counting.kernels();
+        assertThat(ran).hasSize(2);
+        assertThat(ran.get(0)).as("same program on other buffers: one key").isEqualTo(ran.get(1));
+        assertThat(ran.get(0).hashCode()).isEqualTo(ran.get(1).hashCode());
+        a.mul(3.0).exp().realize();
+        assertThat(counting.kernels().get(2)).isNotEqualTo(ran.get(0));
+    }
+}
