@@ -15,6 +15,10 @@ Re-reads every fixture file and checks
     recomputation (brute force / numpy.einsum / einops on numpy / plain numpy
     pack) agrees within a tenth of the case tolerance; every gradient passes a
     finite-difference directional-derivative test; max/min inputs are tie-free.
+  * int32 / bool cases (integer.json): output dtype by the ein4j rule, no gradients,
+    exact recomputation and exact brute-force / einops-on-numpy / numpy.einsum results;
+  * files with `function` cases (functions.json, layers.json) are handed to
+    check_functions.py.
 Prints counts per file, per op, per dtype and per error kind; exits 1 on any problem.
 """
 import collections
@@ -45,6 +49,8 @@ FILE_RULES = {
                                     and 'outputs' in c['expected']),
     'pack.json': lambda c: c['op'] in ('pack', 'unpack') and 'outputs' in c['expected'],
     'errors.json': lambda c: 'error' in c['expected'],
+    'integer.json': lambda c: (c['op'] in OPS and 'outputs' in c['expected']
+                               and c['inputs'][0]['dtype'] in G.INT_DTYPES),
 }
 
 
@@ -67,13 +73,20 @@ def check_tensor(t, where, P):
                                               for d in shape):
         P.add(where, 'bad shape %r' % (shape,))
         return False
-    if dtype not in ('float32', 'float64'):
+    if dtype not in ('float32', 'float64', 'int32', 'bool'):
         P.add(where, 'bad dtype %r' % (dtype,))
         return False
     if not isinstance(data, list) or len(data) != math.prod(shape):
         P.add(where, 'data length %s != product of shape %r' % (len(data) if isinstance(data, list) else '?',
                                                                  shape))
         return False
+    if dtype in G.INT_DTYPES:
+        lo, hi = (0, 1) if dtype == 'bool' else (G.INT32_MIN, G.INT32_MAX)
+        for v in data:
+            if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+                P.add(where, 'bad %s value %r' % (dtype, v))
+                return False
+        return True
     for v in data:
         if isinstance(v, str):
             if v not in ('nan', 'inf', '-inf'):
@@ -163,6 +176,24 @@ def check_structure(c, fname, P):
             ok = False
     elif set(exp) != {'outputs'}:
         P.add(where, 'unexpected fields in expected')
+    in_dtypes = {t.get('dtype') for t in c['inputs'] if isinstance(t, dict)}
+    if in_dtypes & set(G.INT_DTYPES):
+        # int32 / bool cases: one input dtype, outputs of the ein4j output dtype, no gradients
+        if len(in_dtypes) != 1:
+            P.add(where, 'mixed input dtypes %s' % sorted(in_dtypes))
+            return False
+        in_dt = in_dtypes.pop()
+        if op == 'reduce' and c['reduction'] == 'mean':
+            P.add(where, 'no mean on %s' % in_dt)
+            ok = False
+        want = G.int_out_dtype(spec_of(c), in_dt)
+        if any(t.get('dtype') != want for t in outs):
+            P.add(where, 'output dtype must be %s' % want)
+            ok = False
+        if 'grad' in c or any(k in c for k in ('rtol', 'atol', 'grad_rtol', 'grad_atol')):
+            P.add(where, 'integer cases have no gradients and no tolerances')
+            ok = False
+        return ok
     if 'grad' in c:
         g = c['grad']
         if not (isinstance(g, dict) and set(g) == {'upstream', 'inputs'}
@@ -227,7 +258,7 @@ def np_unpack(pattern, a, packed_shapes):
     return outs
 
 
-def independent_forward(c, inputs):
+def independent_forward(c, inputs, dtype=np.float64):
     """Outputs computed without torch and without the generator's code path."""
     op, spec = c['op'], spec_of(c)
     if op == 'pack':
@@ -236,7 +267,7 @@ def independent_forward(c, inputs):
     if op == 'unpack':
         return np_unpack(c['pattern'], inputs[0], c['packed_shapes'])
     plan = G.plan_for(spec, inputs)
-    return [ref.bf_eval(plan, inputs, np.float64)]
+    return [ref.bf_eval(plan, inputs, dtype)]
 
 
 def second_opinions(c, inputs):
@@ -292,6 +323,29 @@ def directional_check(c, inputs, upstream, grads, rng):
         scale = sum(float(np.sum(np.abs(g * v))) for g, v in zip(grads, vs)) + 1e-3
         worst = max(worst, abs(fd - an) / scale)
     return worst
+
+
+def check_int_case(c, where, spec, inputs, dtype, P):
+    """int32 / bool case: exact recomputation, exact independent recomputations."""
+    exp = [G.dec_tensor(t)[0] for t in c['expected']['outputs']]
+    outs, ps, odt = G.reference_int(spec, inputs, dtype)
+    for i, (o, e) in enumerate(zip(outs, exp)):
+        if o.shape != e.shape or not np.array_equal(o, e):
+            P.add(where, 'output %d does not recompute identically' % i)
+    if c['op'] == 'pack' and ps != c['expected']['packed_shapes']:
+        P.add(where, 'packed_shapes %r != recomputed %r' % (c['expected']['packed_shapes'], ps))
+    ints = [np.asarray(a).astype(np.int64) for a in inputs]
+    opinions = [('brute-force/numpy', independent_forward(c, ints, np.int64))] + second_opinions(c, ints)
+    for name, res in opinions:
+        if len(res) != len(exp):
+            P.add(where, '%s gives %d outputs' % (name, len(res)))
+            continue
+        for i, (o, e) in enumerate(zip(res, exp)):
+            o = np.asarray(o).astype(np.int64)
+            if odt == 'bool':
+                o = (o != 0).astype(np.int64)
+            if o.shape != e.shape or not np.array_equal(o, e.astype(np.int64)):
+                P.add(where, '%s output %d differs' % (name, i))
 
 
 # ----------------------------------------------------------------- error cases
@@ -351,10 +405,19 @@ def main(argv=None):
     divergences = []
     all_ids = set()
     total_cases = 0
+    fsum = None
     for path in files:
         fname = os.path.basename(path)
         with open(path, encoding='utf-8') as f:
             doc = json.load(f)
+        if any(isinstance(c, dict) and c.get('op') == 'function' for c in doc.get('cases', [])):
+            # `function` cases (functions.json, layers.json): checked by check_functions.py
+            import check_functions
+            fsum = fsum or check_functions.Summary()
+            check_functions.check_doc(fname, doc, P, fsum, all_ids, rng)
+            per_file[fname] = fsum.per_file[fname]
+            total_cases += per_file[fname][0]
+            continue
         if doc.get('format') != G.FORMAT:
             P.add(fname, 'format must be %s' % G.FORMAT)
         gen = doc.get('generator', '')
@@ -413,6 +476,10 @@ def main(argv=None):
                 ref.plan_case(d)
             except ref.PatternError as e:
                 P.add(where, 'valid case rejected by the ein4j rules: %s' % e)
+                continue
+            if dtype in G.INT_DTYPES:
+                check_int_case(c, where, spec, inputs, dtype, P)
+                features['int32/bool cases'] += 1
                 continue
             rtol, atol, grtol, gatol = tolerances(c)
             exp = [G.dec_tensor(t)[0] for t in c['expected']['outputs']]
@@ -490,6 +557,9 @@ def main(argv=None):
     print('  by kind: %s' % dict(sorted(err_kind.items())))
     print('\ncases per dtype: %s' % dict(sorted(per_dtype.items())))
     print('features: %s' % dict(sorted(features.items())))
+    if fsum is not None:
+        print('\n---- function cases (check_functions.py)')
+        fsum.print()
     if divergences:
         print('\nerror cases the reference libraries accept (ein4j rules differ; not failures):')
         for d in divergences:

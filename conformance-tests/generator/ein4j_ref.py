@@ -15,7 +15,7 @@ import re
 
 import numpy as np
 
-NAME_RE = re.compile(r'[A-Za-z][A-Za-z0-9_]*\Z')
+NAME_RE = re.compile(r'[A-Za-z](?:[A-Za-z0-9_]*[A-Za-z0-9])?\Z')  # einops: no trailing '_'
 DIGITS_RE = re.compile(r'[0-9]+\Z')
 ELL = '\u2026'  # internal stand-in for '...'
 REDUCTIONS = ('sum', 'mean', 'max', 'min', 'prod')
@@ -322,8 +322,7 @@ def plan_einsum_einops(pattern, shapes):
     for a in side_names(out):
         if a not in in_names:
             _syntax('output axis %r is in no input' % a)
-    if has_ell(out) and not any(has_ell(gs) for gs in op_groups):
-        _syntax('output ellipsis but no input ellipsis')
+    # an output ellipsis with none among the inputs stands for no axes (numpy and einops)
     lengths, op_ell, ell_shape = _resolve_operands(op_groups, shapes)
     return Plan(op_groups, out, lengths, op_ell, ell_shape, 'sum')
 
@@ -370,8 +369,7 @@ def plan_einsum_numpy(pattern, shapes):
     for a in side_names(out):
         if a not in in_names:
             _syntax('output letter %r is in no input' % a)
-    if has_ell(out) and not any(has_ell(gs) for gs in op_groups):
-        _syntax('output ellipsis but no input ellipsis')
+    # an output ellipsis with none among the inputs stands for no axes (numpy and einops)
     lengths, op_ell, ell_shape = _resolve_operands(op_groups, shapes)
     return Plan(op_groups, out, lengths, op_ell, ell_shape, 'sum')
 

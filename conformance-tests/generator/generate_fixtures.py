@@ -5,13 +5,15 @@
     python3 conformance-tests/generator/generate_fixtures.py
 
 Writes conformance-tests/fixtures/{rearrange,reduce,repeat,einsum,einsum_numpy,
-pack,errors}.json and then runs check_fixtures.py over them.  The output is
+pack,errors,integer}.json and then runs check_fixtures.py over them.  The output is
 deterministic: every file has its own fixed seed, so running the script again
 rewrites the fixtures byte for byte.
 
 Expected values are computed in float64 (einops on torch float64 tensors,
 torch.einsum; ein4j-only einsum features via reshape + torch.einsum) and
 rounded to the case dtype; gradients are float64 torch autograd VJPs, rounded.
+integer.json holds int32 and bool cases (einops on torch int32/bool tensors,
+torch.einsum on int64), compared exactly, without gradients.
 Float32 tolerances are sized by re-running every case in float32 (torch and a
 naive sequential-accumulation brute force) and keeping a 4x margin.
 """
@@ -31,7 +33,9 @@ import ein4j_ref as ref  # noqa: E402
 
 FIXTURES_DIR = os.path.normpath(os.path.join(HERE, '..', 'fixtures'))
 FORMAT = 'ein4j-conformance/1'
-NP_DT = {'float32': np.float32, 'float64': np.float64}
+NP_DT = {'float32': np.float32, 'float64': np.float64, 'int32': np.int32, 'bool': np.bool_}
+INT_DTYPES = ('int32', 'bool')
+INT32_MIN, INT32_MAX = -2 ** 31, 2 ** 31 - 1
 TORCH_DT = {'float32': torch.float32, 'float64': torch.float64}
 DEFAULT_TOL = {'float32': (1e-5, 1e-6), 'float64': (1e-12, 1e-12)}
 ATOL_STEPS = {'float32': [1e-6, 1e-5, 3e-5, 1e-4, 3e-4, 1e-3],
@@ -39,7 +43,7 @@ ATOL_STEPS = {'float32': [1e-6, 1e-5, 3e-5, 1e-4, 3e-4, 1e-3],
 MARGIN = 0.25  # simulated float32 / float64 errors must stay below a quarter of the tolerance
 DTYPES = ('float32', 'float64')
 SEEDS = {'rearrange': 20240101, 'reduce': 20240102, 'repeat': 20240103, 'einsum': 20240104,
-         'einsum_numpy': 20240105, 'pack': 20240106, 'errors': 20240107}
+         'einsum_numpy': 20240105, 'pack': 20240106, 'errors': 20240107, 'integer': 20240108}
 LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'
 
 torch.set_num_threads(1)
@@ -56,6 +60,13 @@ def generator_string():
 # ----------------------------------------------------------------- encoding
 
 def enc_value(v, dtype):
+    if dtype in INT_DTYPES:
+        i = int(v)
+        if dtype == 'bool':
+            assert i in (0, 1), v
+        else:
+            assert INT32_MIN <= i <= INT32_MAX, v
+        return i
     if dtype == 'float32':
         f = np.float32(v)
         if np.isnan(f):
@@ -87,7 +98,8 @@ def dec_value(v):
 
 
 def dec_tensor(obj):
-    """Returns (float64 array holding the dtype's values, dtype)."""
+    """Returns (float64 array holding the dtype's values, dtype); int32 and bool as
+    float64 integers (bool 0/1)."""
     data = np.array([dec_value(v) for v in obj['data']], dtype=np.float64)
     a = data.astype(NP_DT[obj['dtype']]).astype(np.float64).reshape(obj['shape'])
     return a, obj['dtype']
@@ -352,7 +364,7 @@ def make_error(rng, cid, spec, shapes, dtype, kind):
 
 
 def dt_short(dtype):
-    return 'f32' if dtype == 'float32' else 'f64'
+    return {'float32': 'f32', 'float64': 'f64', 'int32': 'i32', 'bool': 'bool'}[dtype]
 
 
 def with_specials(a, specials):
@@ -726,6 +738,10 @@ ERRORS = [
     _e('rearrange', 'two-arrows', 'syntax', 'a b -> b a -> a b', [(2, 3)]),
     _e('rearrange', 'stray-hash', 'syntax', 'a # b -> a b', [(2, 3)]),
     _e('rearrange', 'stray-dot', 'syntax', 'a . b -> a b', [(2, 3)]),
+    _e('rearrange', 'ellipsis-glued-before-name', 'syntax', '...pre -> ...pre', [(2, 3)]),
+    _e('rearrange', 'ellipsis-glued-after-name', 'syntax', 'pre... -> pre...', [(2, 3)]),
+    _e('rearrange', 'name-ends-with-underscore', 'syntax', 'a_ b -> b a_', [(2, 3)]),
+    _e('reduce', 'ellipsis-glued-in-composition', 'syntax', '(b...) c -> c', [(2, 3)], reduction='sum'),
     _e('rearrange', 'stray-two-dots', 'syntax', 'a .. b -> a b', [(2, 3)]),
     _e('rearrange', 'stray-comma', 'syntax', 'a b -> b, a', [(2, 3)]),
     _e('rearrange', 'unicode-name', 'syntax', 'a \u00e9 -> \u00e9 a', [(2, 3)]),
@@ -818,7 +834,6 @@ ERRORS = [
     _e('einsum', 'duplicate-output-composition', 'syntax', 'a b, b c -> (a c) a', [(2, 3), (3, 2)]),
     _e('einsum', 'duplicate-output-single', 'syntax', 'i j -> i j j', [(2, 3)]),
     _e('einsum', 'output-name-in-no-input', 'syntax', 'i j, j k -> i z', [(2, 3), (3, 2)]),
-    _e('einsum', 'output-ellipsis-no-input-ellipsis', 'syntax', 'i j, j k -> ... i k', [(2, 3), (3, 2)]),
     _e('einsum', 'anonymous-output', 'syntax', 'i j, j k -> i k 2', [(2, 3), (3, 2)]),
     _e('einsum', 'unbalanced-input', 'syntax', 'i (j, j k -> i k', [(2, 3), (3, 2)]),
     _e('einsum', 'unbalanced-close-input', 'syntax', 'i j), j k -> i k', [(2, 3), (3, 2)]),
@@ -875,6 +890,7 @@ ERRORS = [
     # ---------------- pack: syntax
     _e('pack', 'no-star', 'syntax', 'b c', [(2, 3), (2, 3)]),
     _e('pack', 'two-stars', 'syntax', 'b * * c', [(2, 3, 2, 2)]),
+    _e('pack', 'star-glued-to-name', 'syntax', 'h w*', [(2, 3, 4)]),
     _e('pack', 'ellipsis', 'syntax', 'b ... *', [(2, 3, 2)]),
     _e('pack', 'composition', 'syntax', 'b (c d) *', [(2, 6, 2)]),
     _e('pack', 'anonymous', 'syntax', 'b 2 *', [(2, 2, 3)]),
@@ -915,6 +931,147 @@ def gen_errors(rng):
     return cases
 
 
+# ----------------------------------------------------------------- int32 / bool (integer.json)
+# Pattern ops on int32 and bool tensors.  Reference: einops on torch int32 / bool tensors
+# (torch.einsum on int64 for einsum), outputs cast to the ein4j output dtype: int32 for
+# int32 inputs; for bool inputs bool, except reduce sum / prod, which count / multiply
+# and give int32.  No mean (ein4j has no integer mean), no gradients.  Values are small
+# so that no result leaves the int32 range (checked).
+
+def int_values(rng, shape, dtype, lo=-1000, hi=1000):
+    if dtype == 'bool':
+        return rng.integers(0, 2, size=shape).astype(np.float64)
+    return rng.integers(lo, hi + 1, size=shape).astype(np.float64)
+
+
+def int_out_dtype(spec, in_dtype):
+    if in_dtype == 'int32':
+        return 'int32'
+    if spec['op'] == 'reduce' and spec['reduction'] in ('sum', 'prod'):
+        return 'int32'
+    return 'bool'
+
+
+def reference_int(spec, inputs, in_dtype):
+    """Reference for int32 / bool inputs; returns (outputs as float64 integer arrays,
+    packed_shapes, output dtype)."""
+    if spec['op'] == 'reduce' and spec['reduction'] == 'mean':
+        raise ValueError('no integer mean')
+    if spec['op'] == 'einsum':
+        tdt = torch.int64
+    else:
+        tdt = torch.int32 if in_dtype == 'int32' else torch.bool
+    ts = [torch.tensor(np.asarray(a, dtype=np.float64).astype(np.int64)).to(tdt) for a in inputs]
+    outs, ps = forward(spec, ts)
+    odt = int_out_dtype(spec, in_dtype)
+    res = []
+    for o in outs:
+        if odt == 'bool':
+            assert o.dtype == torch.bool, (spec, o.dtype)
+        else:
+            # a bool sum / prod that reduces no axis comes back from einops unchanged (bool);
+            # ein4j still gives int32 (0 / 1) there
+            assert not o.dtype.is_floating_point, (spec, o.dtype)
+        v = o.to(torch.int64).numpy()
+        assert v.size == 0 or (v.min() >= INT32_MIN and v.max() <= INT32_MAX), 'int32 overflow'
+        res.append(v.astype(np.float64))
+    return res, ps, odt
+
+
+def make_int_case(cid, spec, inputs, dtype):
+    plan_for(spec, inputs)  # must be valid under the ein4j rules
+    outs, ps, odt = reference_int(spec, inputs, dtype)
+    case = {'id': cid, 'op': spec['op']}
+    if 'syntax' in spec:
+        case['syntax'] = spec['syntax']
+    case['pattern'] = spec['pattern']
+    if spec.get('axes'):
+        case['axes'] = dict(spec['axes'])
+    if 'reduction' in spec:
+        case['reduction'] = spec['reduction']
+    case['inputs'] = [enc_tensor(a, dtype) for a in inputs]
+    if spec['op'] == 'unpack':
+        case['packed_shapes'] = [list(p) for p in spec['packed_shapes']]
+    case['expected'] = {'outputs': [enc_tensor(o, odt) for o in outs]}
+    if spec['op'] == 'pack':
+        case['expected']['packed_shapes'] = ps
+    return case
+
+
+def _pick(table, names):
+    by_name = {row[0]: row for row in table}
+    return [by_name[n] for n in names]
+
+
+INT_DTYPES_ORDER = ('int32', 'bool')
+INT_REARRANGE = _pick(REARRANGE, ['transpose', 'permute3', 'split-and-merge', 'space-to-depth', 'ellipsis-middle',
+                                  'unit-left-1', 'flatten', 'batch-to-space', 'zero-size-merge', 'scalar-to-unit'])
+INT_REDUCE = _pick(REDUCE, ['rows', 'cols', 'all-to-scalar', 'middle', 'pool2x2', 'ellipsis-middle-reduced',
+                            'keepdim-1', 'composition-left', 'anonymous-left', 'no-reduced-axes'])
+INT_REDUCTIONS = {'int32': ('sum', 'max', 'min', 'prod'), 'bool': ('max', 'min', 'sum', 'prod')}
+INT_REPEAT = _pick(REPEAT, ['new-axis-last', 'anonymous-in-compositions', 'repeat-inner', 'scalar-input',
+                            'ellipsis-middle', 'upsample', 'unit-left-parens'])
+INT_PACK = _pick(PACK, ['b-star-c', 'star-only', 'zero-size-part', 'mixed-ranks'])
+INT_UNPACK = _pick(UNPACK, ['b-star-c-infer', 'star-c-infer-first', 'b-star-zero-part', 'all-parts-zero'])
+INT_EINSUM = _pick(EINSUM, ['matmul', 'attention-scores', 'trace', 'diagonal', 'batch-diagonal', 'outer', 'chain3',
+                            'dot3', 'hadamard', 'sum-all', 'ellipsis-start', 'input-composition',
+                            'output-composition', 'unit-1-input', 'anonymous-input', 'linear-layer'])
+INT_EINSUM_NUMPY = _pick(EINSUM_NUMPY, ['matmul', 'matmul-implicit', 'trace', 'batch-diagonal', 'broadcast-batch',
+                                        'broadcast-rank', 'chain4', 'dot-implicit', 'ellipsis-dot', 'uppercase'])
+
+
+def gen_integer(rng):
+    cases = []
+    for name, pattern, shape, axes in INT_REARRANGE:
+        for dtype in INT_DTYPES_ORDER:
+            x = int_values(rng, shape, dtype)
+            cases.append(make_int_case('rearrange/%s-%s' % (name, dt_short(dtype)),
+                                       {'op': 'rearrange', 'pattern': pattern, 'axes': axes}, [x], dtype))
+    x = with_specials(int_values(rng, (3, 4), 'int32'),
+                      {(0, 1): INT32_MIN, (1, 2): INT32_MAX, (2, 0): -1, (2, 3): 0})
+    cases.append(make_int_case('rearrange/int32-extremes-i32',
+                               {'op': 'rearrange', 'pattern': 'a (b c) -> (c a) b', 'axes': {'b': 2}}, [x], 'int32'))
+    for name, pattern, shape, axes in INT_REDUCE:
+        for dtype in INT_DTYPES_ORDER:
+            for red in INT_REDUCTIONS[dtype]:
+                lo, hi = (-3, 3) if red == 'prod' else (-50, 50)
+                x = int_values(rng, shape, dtype, lo, hi)
+                cases.append(make_int_case('reduce/%s-%s-%s' % (red, name, dt_short(dtype)),
+                                           {'op': 'reduce', 'pattern': pattern, 'reduction': red, 'axes': axes},
+                                           [x], dtype))
+    x = with_specials(int_values(rng, (2, 3), 'int32'), {(0, 1): INT32_MIN, (1, 2): INT32_MAX})
+    for red in ('max', 'min'):
+        cases.append(make_int_case('reduce/%s-int32-extremes-i32' % red,
+                                   {'op': 'reduce', 'pattern': 'a b -> b', 'reduction': red}, [x], 'int32'))
+    x = np.array([[1, 1, 1], [1, 0, 1], [0, 0, 0]], dtype=np.float64)
+    for red in ('max', 'min', 'sum', 'prod'):
+        cases.append(make_int_case('reduce/%s-all-any-rows-bool' % red,
+                                   {'op': 'reduce', 'pattern': 'a b -> a', 'reduction': red}, [x], 'bool'))
+    for name, pattern, shape, axes in INT_REPEAT:
+        for dtype in INT_DTYPES_ORDER:
+            x = int_values(rng, shape, dtype)
+            cases.append(make_int_case('repeat/%s-%s' % (name, dt_short(dtype)),
+                                       {'op': 'repeat', 'pattern': pattern, 'axes': axes}, [x], dtype))
+    for name, pattern, shapes in INT_PACK:
+        for dtype in INT_DTYPES_ORDER:
+            xs = [int_values(rng, s, dtype) for s in shapes]
+            cases.append(make_int_case('pack/%s-%s' % (name, dt_short(dtype)),
+                                       {'op': 'pack', 'pattern': pattern}, xs, dtype))
+    for name, pattern, shape, pshapes in INT_UNPACK:
+        for dtype in INT_DTYPES_ORDER:
+            x = int_values(rng, shape, dtype)
+            cases.append(make_int_case('unpack/%s-%s' % (name, dt_short(dtype)),
+                                       {'op': 'unpack', 'pattern': pattern, 'packed_shapes': pshapes}, [x], dtype))
+    for name, pattern, shapes in INT_EINSUM:
+        xs = [int_values(rng, s, 'int32', -4, 4) for s in shapes]
+        cases.append(make_int_case('einsum/%s-i32' % name, {'op': 'einsum', 'pattern': pattern}, xs, 'int32'))
+    for name, pattern, shapes in INT_EINSUM_NUMPY:
+        xs = [int_values(rng, s, 'int32', -4, 4) for s in shapes]
+        cases.append(make_int_case('einsum-numpy/%s-i32' % name,
+                                   {'op': 'einsum', 'syntax': 'numpy', 'pattern': pattern}, xs, 'int32'))
+    return cases
+
+
 # ----------------------------------------------------------------- writing
 
 FILES = [
@@ -925,6 +1082,7 @@ FILES = [
     ('einsum_numpy.json', 'einsum_numpy', gen_einsum_numpy),
     ('pack.json', 'pack', gen_pack),
     ('errors.json', 'errors', gen_errors),
+    ('integer.json', 'integer', gen_integer),
 ]
 
 

@@ -3,6 +3,7 @@ package dev.ein4j.autograd;
 import dev.ein4j.error.EinopsException;
 import dev.ein4j.tensor.GradientMode;
 import dev.ein4j.tensor.Tensor;
+import dev.ein4j.tensor.internal.TensorInternals;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -34,6 +35,8 @@ public final class Autograd {
      * @return one gradient per input, each of the input's shape (zeros if the output does not depend on it)
      */
     public static List<Tensor> grad(Tensor output, List<Tensor> inputs) {
+        java.util.Objects.requireNonNull(output, "output");
+        requireNoNulls(inputs, "inputs");
         if (output.size() != 1) {
             throw new EinopsException("grad without a seed needs an output of one element, got shape "
                     + java.util.Arrays.toString(output.shape()) + "; pass a seed of the output's shape");
@@ -50,6 +53,8 @@ public final class Autograd {
      * @return one gradient per input
      */
     public static List<Tensor> grad(Tensor output, List<Tensor> inputs, Tensor seed) {
+        java.util.Objects.requireNonNull(output, "output");
+        java.util.Objects.requireNonNull(seed, "seed");
         return grad(List.of(output), inputs, List.of(seed));
     }
 
@@ -62,11 +67,21 @@ public final class Autograd {
      * @return one gradient per input
      */
     public static List<Tensor> grad(List<Tensor> outputs, List<Tensor> inputs, List<Tensor> seeds) {
+        requireNoNulls(outputs, "outputs");
+        requireNoNulls(inputs, "inputs");
+        requireNoNulls(seeds, "seeds");
         if (outputs.size() != seeds.size()) {
             throw new EinopsException("grad needs one seed per output: " + outputs.size() + " outputs, " + seeds.size() + " seeds");
         }
-        return GradientWalk.gradients(outputs.stream().map(Tensor::node).toList(), seeds,
-                inputs.stream().map(Tensor::node).toList());
+        return GradientWalk.gradients(outputs.stream().map(TensorInternals::node).toList(), seeds,
+                inputs.stream().map(TensorInternals::node).toList());
+    }
+
+    private static void requireNoNulls(List<Tensor> tensors, String name) {
+        java.util.Objects.requireNonNull(tensors, name);
+        for (int i = 0; i < tensors.size(); i++) {
+            java.util.Objects.requireNonNull(tensors.get(i), name + "[" + i + "]");
+        }
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.ein4j.runtime.Realizer;
 import dev.ein4j.runtime.Results;
 import dev.ein4j.tensor.GradientEngine;
 import dev.ein4j.tensor.Tensor;
+import dev.ein4j.tensor.internal.TensorInternals;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -29,15 +30,15 @@ public final class AutogradEngine implements GradientEngine {
             throw new EinopsException("backward() on a tensor that does not require gradients: no leaf made with "
                     + "requireGrad() reaches it (or it was made in a no-grad scope, or through a comparison)");
         }
-        List<Node> leaves = leaves(output.node());
+        List<Node> leaves = leaves(TensorInternals.node(output));
         if (leaves.isEmpty()) {
             return List.of();
         }
-        List<Tensor> gradients = GradientWalk.gradients(List.of(output.node()), List.of(seed), leaves);
+        List<Tensor> gradients = GradientWalk.gradients(List.of(TensorInternals.node(output)), List.of(seed), leaves);
         List<Tensor> updated = new ArrayList<>();
         List<Tensor> totals = new ArrayList<>();
         for (int i = 0; i < leaves.size(); i++) {
-            Tensor leaf = Tensor.fromNode(leaves.get(i));
+            Tensor leaf = TensorInternals.wrap(leaves.get(i));
             Tensor total = leaf.hasGrad() ? leaf.grad().add(gradients.get(i)) : gradients.get(i);
             totals.add(total.contiguous());
             updated.add(leaf);
@@ -49,8 +50,8 @@ public final class AutogradEngine implements GradientEngine {
         Tensor.realizeAll(wanted.toArray(Tensor[]::new));
         for (int i = 0; i < updated.size(); i++) {
             // A fresh leaf over the computed data: the gradient keeps no graph (and no forward buffers) alive.
-            Node computed = totals.get(i).node();
-            updated.get(i).setGrad(Tensor.fromNode(Realizer.leaf(Results.get(computed), computed.dtype(), false)));
+            Node computed = TensorInternals.node(totals.get(i));
+            TensorInternals.setGradient(updated.get(i), TensorInternals.wrap(Realizer.leaf(Results.get(computed), computed.dtype(), false)));
         }
         return updated;
     }

@@ -77,6 +77,8 @@ public final class GradCheck {
      * @return the tensor
      */
     public static Tensor randomInput(long seed, Domain domain, int... shape) {
+        java.util.Objects.requireNonNull(domain, "domain");
+        java.util.Objects.requireNonNull(shape, "shape");
         SplittableRandom random = new SplittableRandom(seed);
         int size = Arrays.stream(shape).reduce(1, Math::multiplyExact);
         double[] values = new double[size];
@@ -114,6 +116,11 @@ public final class GradCheck {
      * @return the worst error per input
      */
     public static Result check(Function<List<Tensor>, Tensor> function, List<Tensor> inputs, double epsilon) {
+        java.util.Objects.requireNonNull(function, "function");
+        java.util.Objects.requireNonNull(inputs, "inputs");
+        for (int i = 0; i < inputs.size(); i++) {
+            java.util.Objects.requireNonNull(inputs.get(i), "inputs[" + i + "]");
+        }
         for (Tensor input : inputs) {
             if (input.dtype() != DType.FLOAT64) {
                 throw new EinopsException("gradient checks run in float64; cast the inputs first");

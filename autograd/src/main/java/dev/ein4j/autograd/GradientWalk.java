@@ -5,6 +5,7 @@ import dev.ein4j.ir.GraphOrder;
 import dev.ein4j.ir.Node;
 import dev.ein4j.ir.Op;
 import dev.ein4j.tensor.Tensor;
+import dev.ein4j.tensor.internal.TensorInternals;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -117,7 +118,7 @@ final class GradientWalk {
         }
         int[] axes = java.util.stream.IntStream.range(0, shape.length)
                 .filter(k -> shape[k] == 1 && current[k] != 1).toArray();
-        return cotangent.reducePrimitive(Op.SUM, axes);
+        return TensorInternals.reduce(cotangent, Op.SUM, axes);
     }
 
     private static long[] longs(int[] shape) {

@@ -2,6 +2,8 @@ package dev.ein4j.autograd;
 
 import dev.ein4j.ir.Op;
 import dev.ein4j.tensor.Tensor;
+import dev.ein4j.ir.DType;
+import dev.ein4j.tensor.internal.TensorInternals;
 
 /**
  * For PROD's gradient: element i of a reduced group gets Π_{j≠i} x_j, computed without dividing
@@ -46,10 +48,10 @@ final class ProductOfOthers {
         int[] rows = java.util.Arrays.copyOf(flatShape, kept + 2);
         rows[kept] = 1;
         rows[kept + 1] = n;
-        Tensor others = flat.reshape(rows).broadcastTo(square);             // [.., i, j] = x_j
-        Tensor diagonal = Tensor.eye(n, x.dtype()).broadcastTo(square);
+        Tensor others = TensorInternals.broadcastTo(flat.reshape(rows), square);             // [.., i, j] = x_j
+        Tensor diagonal = TensorInternals.broadcastTo(Tensor.eye(n, DType.BOOL), square);
         Tensor ones = Tensor.ones(x.dtype(), square);
-        Tensor product = diagonal.where(ones, others).reducePrimitive(Op.PROD, new int[] {kept + 1});
+        Tensor product = TensorInternals.reduce(Tensor.where(diagonal, ones, others), Op.PROD, kept + 1);
 
         Tensor back = product.reshape(movedShape);
         int[] inverse = new int[rank];

@@ -1,5 +1,10 @@
 package dev.ein4j.autograd;
 
+import static dev.ein4j.tensor.internal.TensorInternals.broadcastTo;
+import static dev.ein4j.tensor.internal.TensorInternals.contract;
+import static dev.ein4j.tensor.internal.TensorInternals.reduce;
+import static dev.ein4j.tensor.internal.TensorInternals.wrap;
+
 import dev.ein4j.ir.AxesArgument;
 import dev.ein4j.ir.Node;
 import dev.ein4j.ir.Op;
@@ -44,9 +49,9 @@ final class VjpRules {
      */
     static List<Contribution> apply(Node y, Tensor g, Predicate<Node> needs, Predicate<Node> singleUseExpand) {
         List<Contribution> out = new ArrayList<>();
-        Tensor self = Tensor.fromNode(y);
-        Tensor x = y.sourceCount() > 0 ? Tensor.fromNode(y.source(0)) : null;
-        Tensor z = y.sourceCount() > 1 ? Tensor.fromNode(y.source(1)) : null;
+        Tensor self = wrap(y);
+        Tensor x = y.sourceCount() > 0 ? wrap(y.source(0)) : null;
+        Tensor z = y.sourceCount() > 1 ? wrap(y.source(1)) : null;
         switch (y.op()) {
             // ---- movement: each undoes itself
             case RESHAPE -> send(out, needs, y, 0, g.reshape(x.shape()));
@@ -92,20 +97,20 @@ final class VjpRules {
             }
             case WHERE -> {
                 Tensor zero = Tensor.zeros(g.dtype(), g.shape());
-                send(out, needs, y, 1, x.where(g, zero));
-                send(out, needs, y, 2, x.where(zero, g));
+                send(out, needs, y, 1, Tensor.where(x, g, zero));
+                send(out, needs, y, 2, Tensor.where(x, zero, g));
             }
             // ---- reductions (reduced axes are kept as length 1, so g broadcasts back)
-            case SUM -> send(out, needs, y, 0, g.broadcastTo(x.shape()));
+            case SUM -> send(out, needs, y, 0, broadcastTo(g, x.shape()));
             case REDUCE_MAX -> { // ties split evenly, as PyTorch's amax
                 int[] axes = ((AxesArgument) y.argument()).axes();
-                Tensor winners = x.eq(self.broadcastTo(x.shape())).cast(x.dtype());
-                Tensor count = winners.reducePrimitive(Op.SUM, axes);
-                send(out, needs, y, 0, g.div(count).broadcastTo(x.shape()).mul(winners));
+                Tensor winners = x.eq(broadcastTo(self, x.shape())).cast(x.dtype());
+                Tensor count = reduce(winners, Op.SUM, axes);
+                send(out, needs, y, 0, broadcastTo(g.div(count), x.shape()).mul(winners));
             }
-            case PROD -> send(out, needs, y, 0, g.broadcastTo(x.shape()).mul(ProductOfOthers.of(x, ((AxesArgument) y.argument()).axes())));
+            case PROD -> send(out, needs, y, 0, broadcastTo(g, x.shape()).mul(ProductOfOthers.of(x, ((AxesArgument) y.argument()).axes())));
             case CONTRACT -> { // g has length 1 on the contracted axes: spreading it undoes the sum
-                Tensor spread = g.broadcastTo(x.shape());
+                Tensor spread = broadcastTo(g, x.shape());
                 contractSide(out, needs, singleUseExpand, y, 0, spread, z);
                 contractSide(out, needs, singleUseExpand, y, 1, spread, x);
             }
@@ -130,7 +135,7 @@ final class VjpRules {
             int[] full = source.shape();
             int[] expanded = java.util.stream.IntStream.range(0, full.length)
                     .filter(k -> small[k] == 1 && full[k] != 1).toArray();
-            out.add(new Contribution(source.source(0), spread.contract(other, expanded)));
+            out.add(new Contribution(source.source(0), contract(spread, other, expanded)));
             return;
         }
         out.add(new Contribution(source, spread.mul(other)));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ein4j.ir.Node;
 import dev.ein4j.ir.Op;
 import dev.ein4j.tensor.Tensor;
+import dev.ein4j.tensor.internal.TensorInternals;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Collections;
@@ -63,8 +64,8 @@ final class GradTesting {
         Set<Op> ops = EnumSet.noneOf(Op.class);
         Set<Node> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         Deque<Node> stack = new ArrayDeque<>();
-        stack.push(tensor.node());
-        seen.add(tensor.node());
+        stack.push(TensorInternals.node(tensor));
+        seen.add(TensorInternals.node(tensor));
         while (!stack.isEmpty()) {
             Node node = stack.pop();
             ops.add(node.op());

@@ -10,11 +10,14 @@ import static dev.ein4j.autograd.GradTesting.opsIn;
 import static dev.ein4j.autograd.GradTesting.positive;
 import static dev.ein4j.autograd.GradTesting.randomShape;
 import static dev.ein4j.autograd.GradTesting.tieFree;
+import static dev.ein4j.tensor.internal.TensorInternals.broadcastTo;
+import static dev.ein4j.tensor.internal.TensorInternals.contract;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ein4j.ir.DType;
 import dev.ein4j.ir.Op;
 import dev.ein4j.tensor.Tensor;
+import dev.ein4j.tensor.internal.TensorInternals;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
@@ -23,7 +26,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Central-difference gradient checks (float64, tolerance 1e-6) of every differentiable primitive,
- * reached through the Tensor API or the low-level {@code make}/{@code reducePrimitive}/{@code contract}.
+ * reached through the Tensor API or the low-level primitives of {@code TensorInternals}.
  * Shapes come from a seeded generator; each check also asserts that the primitive it is named after is
  * in the graph.
  */
@@ -90,7 +93,7 @@ class PrimitiveGradCheckTest {
                     return e.mul(e.exp());
                 }, input(4, 1, 4));
         assertGradientsThrough(Op.EXPAND, "broadcastTo [1,2,1] -> [3,2,4]",
-                in -> in.get(0).broadcastTo(new int[] {3, 2, 4}).mul(in.get(1)), input(5, 1, 2, 1), input(6, 3, 2, 4));
+                in -> broadcastTo(in.get(0), 3, 2, 4).mul(in.get(1)), input(5, 1, 2, 1), input(6, 3, 2, 4));
     }
 
     @Test
@@ -260,13 +263,13 @@ class PrimitiveGradCheckTest {
     void whereWithFixedAndComputedConditions() {
         Tensor mask = Tensor.of(new double[] {1, 0, 0, 1, 1, 0, 1, 0, 0, 0, 1, 1}, 3, 4);
         assertGradientsThrough(Op.WHERE, "where(mask, a, b)",
-                in -> mask.where(in.get(0), in.get(1)), input(1, 3, 4), input(2, 3, 4));
+                in -> Tensor.where(mask, in.get(0), in.get(1)), input(1, 3, 4), input(2, 3, 4));
         assertGradientsThrough(Op.WHERE, "where(mask, a[1,4], b[3,1]) broadcasting",
-                in -> mask.where(in.get(0), in.get(1)).mul(in.get(0)), input(3, 1, 4), input(4, 3, 1));
+                in -> Tensor.where(mask, in.get(0), in.get(1)).mul(in.get(0)), input(3, 1, 4), input(4, 3, 1));
         assertGradientsThrough(Op.WHERE, "where(x > 0, sin x, exp x): condition from the input",
-                in -> in.get(0).gt(0.0).where(in.get(0).sin(), in.get(0).exp()), input(5, 3, 4));
+                in -> Tensor.where(in.get(0).gt(0.0), in.get(0).sin(), in.get(0).exp()), input(5, 3, 4));
         assertGradientsThrough(Op.WHERE, "where(c, a, scalar): condition also an input",
-                in -> in.get(0).where(in.get(1), Tensor.scalar(2.0, DType.FLOAT64)), input(6, 3, 4), input(7, 3, 4));
+                in -> Tensor.where(in.get(0), in.get(1), Tensor.scalar(2.0, DType.FLOAT64)), input(6, 3, 4), input(7, 3, 4));
         assertGradientsThrough(Op.WHERE, "relu", in -> in.get(0).relu(), input(8, 3, 4));
     }
 
@@ -277,7 +280,7 @@ class PrimitiveGradCheckTest {
         int[][] axesList = {{0}, {1}, {2}, {0, 2}, {0, 1, 2}};
         for (int[] axes : axesList) {
             assertGradientsThrough(Op.SUM, "reducePrimitive SUM " + Arrays.toString(axes),
-                    in -> in.get(0).reducePrimitive(Op.SUM, axes).sin(), input(axes.length, 2, 3, 4));
+                    in -> TensorInternals.reduce(in.get(0), Op.SUM, axes).sin(), input(axes.length, 2, 3, 4));
             assertGradientsThrough(Op.SUM, "sum " + Arrays.toString(axes) + " (dims removed)",
                     in -> in.get(0).sum(axes).exp(), input(axes.length + 10, 2, 3, 4));
         }
@@ -289,7 +292,7 @@ class PrimitiveGradCheckTest {
         int[][] axesList = {{0}, {1}, {2}, {0, 2}, {0, 1, 2}};
         for (int[] axes : axesList) {
             assertGradientsThrough(Op.REDUCE_MAX, "reducePrimitive REDUCE_MAX " + Arrays.toString(axes),
-                    in -> in.get(0).reducePrimitive(Op.REDUCE_MAX, axes).sin(), tieFree(axes.length, 2, 3, 4));
+                    in -> TensorInternals.reduce(in.get(0), Op.REDUCE_MAX, axes).sin(), tieFree(axes.length, 2, 3, 4));
         }
         assertGradientsThrough(Op.REDUCE_MAX, "max(1) and min(0)",
                 in -> in.get(0).max(1).sum().add(in.get(0).min(0).mul(2.0).sum()), tieFree(30, 3, 5));
@@ -300,7 +303,7 @@ class PrimitiveGradCheckTest {
         int[][] axesList = {{0}, {1}, {2}, {0, 2}, {0, 1, 2}};
         for (int[] axes : axesList) {
             assertGradientsThrough(Op.PROD, "reducePrimitive PROD " + Arrays.toString(axes),
-                    in -> in.get(0).reducePrimitive(Op.PROD, axes), input(axes.length, 2, 3, 4));
+                    in -> TensorInternals.reduce(in.get(0), Op.PROD, axes), input(axes.length, 2, 3, 4));
         }
         assertGradientsThrough(Op.PROD, "prod(1) then sin", in -> in.get(0).prod(1).sin(), input(40, 3, 4));
     }
@@ -337,11 +340,11 @@ class PrimitiveGradCheckTest {
     void prodWithZerosPassesFiniteDifferences() {
         // the product is linear in each element, so central differences are exact at zeros too
         assertGradientsThrough(Op.PROD, "prod over rows with 0, 1 and 2 zeros",
-                in -> in.get(0).reducePrimitive(Op.PROD, new int[] {1}), Tensor.of(ROWS_WITH_ZEROS.clone(), 4, 5));
+                in -> TensorInternals.reduce(in.get(0), Op.PROD, new int[] {1}), Tensor.of(ROWS_WITH_ZEROS.clone(), 4, 5));
         assertGradientsThrough(Op.PROD, "prod over all elements with two zeros",
                 in -> in.get(0).prod(), Tensor.of(new double[] {0.0, 1.5, -2.0, 0.0, 0.5, 3.0}, 2, 3));
         assertGradientsThrough(Op.PROD, "prod over non-adjacent axes {0, 2} with zeros",
-                in -> in.get(0).reducePrimitive(Op.PROD, new int[] {0, 2}),
+                in -> TensorInternals.reduce(in.get(0), Op.PROD, new int[] {0, 2}),
                 Tensor.of(new double[] {1.5, 0.0, -1.0, 2.0, 0.5, 0.0, 1.0, 1.1, -0.9, 1.2, 0.8, 0.7}, 2, 3, 2));
     }
 
@@ -377,37 +380,35 @@ class PrimitiveGradCheckTest {
         int[][] axesList = {{0}, {1}, {2}, {0, 2}, {0, 1, 2}};
         for (int[] axes : axesList) {
             assertGradientsThrough(Op.CONTRACT, "contract " + Arrays.toString(axes),
-                    in -> in.get(0).contract(in.get(1), axes), input(axes.length, 2, 3, 4), input(axes.length + 9, 2, 3, 4));
+                    in -> contract(in.get(0), in.get(1), axes), input(axes.length, 2, 3, 4), input(axes.length + 9, 2, 3, 4));
         }
         assertGradientsThrough(Op.CONTRACT, "x contracted with itself",
-                in -> in.get(0).contract(in.get(0), new int[] {1}), input(20, 3, 4));
+                in -> contract(in.get(0), in.get(0), 1), input(20, 3, 4));
     }
 
     @Test
     void contractOfSingleUseExpands() {
         // matmul as CONTRACT of two broadcast views: the rule folds the sum over the expanded axis
         assertGradientsThrough(EnumSet.of(Op.CONTRACT, Op.EXPAND), "[3,4,1] x [1,4,5] contracted over axis 1",
-                in -> in.get(0).broadcastTo(new int[] {3, 4, 5}).contract(in.get(1).broadcastTo(new int[] {3, 4, 5}),
-                        new int[] {1}), input(1, 3, 4, 1), input(2, 1, 4, 5));
+                in -> contract(broadcastTo(in.get(0), 3, 4, 5), broadcastTo(in.get(1), 3, 4, 5), 1), input(1, 3, 4, 1), input(2, 1, 4, 5));
         // contracted axis is the expanded one
         assertGradientsThrough(EnumSet.of(Op.CONTRACT, Op.EXPAND), "[3,1] expanded along the contracted axis",
-                in -> in.get(0).broadcastTo(new int[] {3, 5}).contract(in.get(1), new int[] {1}), input(3, 3, 1), input(4, 3, 5));
+                in -> contract(broadcastTo(in.get(0), 3, 5), in.get(1), 1), input(3, 3, 1), input(4, 3, 5));
         // one expand with two consumers: not folded
         assertGradientsThrough(EnumSet.of(Op.CONTRACT, Op.EXPAND), "expand used twice",
                 in -> {
-                    Tensor e = in.get(0).broadcastTo(new int[] {3, 4, 5});
-                    return e.contract(in.get(1), new int[] {1}).sin().add(e.sum(2).sum());
+                    Tensor e = broadcastTo(in.get(0), 3, 4, 5);
+                    return contract(e, in.get(1), 1).sin().add(e.sum(2).sum());
                 }, input(5, 3, 4, 1), input(6, 3, 4, 5));
         // the same expand on both sides
         assertGradientsThrough(EnumSet.of(Op.CONTRACT, Op.EXPAND), "expand contracted with itself",
                 in -> {
-                    Tensor e = in.get(0).broadcastTo(new int[] {2, 3, 4});
-                    return e.contract(e, new int[] {0, 2});
+                    Tensor e = broadcastTo(in.get(0), 2, 3, 4);
+                    return contract(e, e, 0, 2);
                 }, input(7, 1, 3, 4));
         // an expand of an expand
         assertGradientsThrough(EnumSet.of(Op.CONTRACT, Op.EXPAND), "expand of expand",
-                in -> in.get(0).broadcastTo(new int[] {3, 4}).reshape(3, 4, 1).broadcastTo(new int[] {3, 4, 2})
-                        .contract(in.get(1), new int[] {1}), input(8, 3, 1), input(9, 3, 4, 2));
+                in -> contract(broadcastTo(broadcastTo(in.get(0), 3, 4).reshape(3, 4, 1), 3, 4, 2), in.get(1), 1), input(8, 3, 1), input(9, 3, 4, 2));
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.ein4j.benchmarks;
 
 import dev.ein4j.backend.Backends;
 import dev.ein4j.tensor.Axes;
+import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
 import java.util.function.Supplier;
 
@@ -26,8 +27,8 @@ public final class AllocationCheck {
         System.out.println("backends available: " + Backends.available() + ", default: " + Backends.current().name());
         Backends.use(CountingBackend.NAME);
 
-        Tensor images = Tensor.rand(1, 2, 3, 4, 4).realize();       // b c h w, contiguous
-        Tensor tokens = Tensor.rand(2, 2, 16, 3).realize();         // b (h w) c, contiguous
+        Tensor images = Tensor.rand(new Generator(1), 2, 3, 4, 4).realize();       // b c h w, contiguous
+        Tensor tokens = Tensor.rand(new Generator(2), 2, 16, 3).realize();         // b (h w) c, contiguous
         Tensor channelsLast = images.rearrange("b c h w -> b h w c").realize(); // a permuted view
 
         boolean ok = true;
@@ -53,7 +54,7 @@ public final class AllocationCheck {
         boolean ok = allocations == expected;
         System.out.printf("%-75s buffers allocated: %d (%d elements), expected %d  %s%n", what, allocations, elements,
                 expected, ok ? "ok" : "UNEXPECTED");
-        if (dev.ein4j.runtime.Results.get(result.node()) == null) {
+        if (dev.ein4j.runtime.Results.get(dev.ein4j.tensor.internal.TensorInternals.node(result)) == null) {
             throw new IllegalStateException("not realized: " + what);
         }
         return ok;

@@ -4,6 +4,7 @@ import dev.ein4j.lowering.ArrowLowering;
 import dev.ein4j.lowering.LoweringPlan;
 import dev.ein4j.pattern.Operation;
 import dev.ein4j.tensor.Axes;
+import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -46,7 +47,7 @@ public class RearrangeBenchmark {
     /** Makes and realizes a [2, 3, 4, 4] tensor and fills the caches. */
     @Setup
     public void setUp() {
-        input = Tensor.rand(42, 2, 3, 4, 4).realize();
+        input = Tensor.rand(new Generator(42), 2, 3, 4, 4).realize();
         switch (kind) {
             case "patches" -> {
                 pattern = "b c (h p1) (w p2) -> b (h w) (p1 p2 c)";

@@ -3,6 +3,7 @@ package dev.ein4j.benchmarks;
 import dev.ein4j.backend.Backends;
 import dev.ein4j.reference.ReferenceBackend;
 import dev.ein4j.tensor.Ein;
+import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -36,8 +37,8 @@ public class ReferenceBackendBenchmark {
     @Setup
     public void setUp() {
         Backends.use(ReferenceBackend.NAME);
-        left = Tensor.rand(1, 64, 64).realize();
-        right = Tensor.rand(2, 64, 64).realize();
+        left = Tensor.rand(new Generator(1), 64, 64).realize();
+        right = Tensor.rand(new Generator(2), 64, 64).realize();
     }
 
     /** @param blackhole receives the realized product */

@@ -2,6 +2,7 @@ package dev.ein4j.benchmarks;
 
 import dev.ein4j.backend.Backends;
 import dev.ein4j.reference.ReferenceBackend;
+import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -37,7 +38,7 @@ public class ViewRealizeBenchmark {
     @Setup
     public void setUp() {
         Backends.use(ReferenceBackend.NAME);
-        input = Tensor.rand(7, 4, 16, 32, 32).realize();
+        input = Tensor.rand(new Generator(7), 4, 16, 32, 32).realize();
         input.rearrange("b c h w -> b h w c").realize();
         input.rearrange("b c h w -> b (h w c)").realize();
     }

@@ -8,9 +8,11 @@ import java.util.Map;
  *
  * @param file the file it came from, for reports
  * @param id the case id
- * @param op rearrange, reduce, repeat, einsum, pack or unpack
+ * @param op rearrange, reduce, repeat, einsum, pack, unpack or function
  * @param numpySyntax whether an einsum pattern uses numpy notation
- * @param pattern the pattern
+ * @param pattern the pattern (null for function cases)
+ * @param function the function's name (function cases only)
+ * @param params the function's keyword arguments (function cases only)
  * @param axes axis lengths by name
  * @param reduction the reduction of a reduce case, or null
  * @param inputs the operands
@@ -19,13 +21,14 @@ import java.util.Map;
  * @param expectedPackedShapes the shapes pack returns, or null
  * @param expectedError syntax, shape or any; null when outputs are expected
  * @param upstream the upstream gradient per output, or null
- * @param expectedGradients the gradient per input, or null
+ * @param expectedGradients the gradient per input (an entry is null for an input that gets none), or null
  * @param rtol relative tolerance for outputs
  * @param atol absolute tolerance for outputs
  * @param gradRtol relative tolerance for gradients
  * @param gradAtol absolute tolerance for gradients
  */
-record ConformanceCase(String file, String id, String op, boolean numpySyntax, String pattern, Map<String, Integer> axes,
+record ConformanceCase(String file, String id, String op, boolean numpySyntax, String pattern, String function,
+                       Params params, Map<String, Integer> axes,
                        String reduction, List<TensorData> inputs, List<int[]> packedShapes,
                        List<TensorData> expectedOutputs, List<int[]> expectedPackedShapes, String expectedError,
                        List<TensorData> upstream, List<TensorData> expectedGradients,

@@ -99,8 +99,7 @@ final class FixtureReader {
         if (outputs == null && error == null) {
             throw new IllegalArgumentException("expected has neither outputs nor error");
         }
-        DType dtype = outputs != null && !outputs.isEmpty() ? outputs.get(0).dtype()
-                : inputs.isEmpty() ? DType.FLOAT32 : inputs.get(0).dtype();
+        DType dtype = defaultToleranceType(outputs, inputs);
         double defaultRtol = dtype == DType.FLOAT32 ? 1e-5 : 1e-12;
         double defaultAtol = dtype == DType.FLOAT32 ? 1e-6 : 1e-12;
         double rtol = number(json, "rtol", defaultRtol);
@@ -116,13 +115,33 @@ final class FixtureReader {
         if (json.has("axes")) {
             json.getAsJsonObject("axes").entrySet().forEach(e -> axes.put(e.getKey(), e.getValue().getAsInt()));
         }
-        return new ConformanceCase(file, json.get("id").getAsString(), json.get("op").getAsString(),
+        String op = json.get("op").getAsString();
+        boolean function = "function".equals(op);
+        if (function ? !json.has("name") : !json.has("pattern")) {
+            throw new IllegalArgumentException(function ? "a function case needs a name" : "a " + op + " case needs a pattern");
+        }
+        return new ConformanceCase(file, json.get("id").getAsString(), op,
                 json.has("syntax") && "numpy".equals(json.get("syntax").getAsString()),
-                json.get("pattern").getAsString(), axes,
+                function ? null : json.get("pattern").getAsString(), function ? json.get("name").getAsString() : null,
+                new Params(json.has("params") ? json.getAsJsonObject("params") : new JsonObject()), axes,
                 json.has("reduction") ? json.get("reduction").getAsString() : null, inputs,
                 json.has("packed_shapes") ? shapes(json.getAsJsonArray("packed_shapes")) : null,
                 outputs, expected.has("packed_shapes") ? shapes(expected.getAsJsonArray("packed_shapes")) : null, error,
                 upstream, gradients, rtol, atol, number(json, "grad_rtol", rtol), number(json, "grad_atol", atol));
+    }
+
+    /** The type whose default tolerances apply: the first floating output (else input); exact for integers. */
+    private static DType defaultToleranceType(List<TensorData> outputs, List<TensorData> inputs) {
+        for (List<TensorData> tensors : java.util.Arrays.asList(outputs, inputs)) {
+            if (tensors != null) {
+                for (TensorData tensor : tensors) {
+                    if (tensor != null && tensor.dtype().isFloating()) {
+                        return tensor.dtype();
+                    }
+                }
+            }
+        }
+        return DType.FLOAT32;
     }
 
     private static double number(JsonObject json, String field, double fallback) {
@@ -132,19 +151,14 @@ final class FixtureReader {
     private static List<TensorData> tensors(JsonArray array) {
         List<TensorData> tensors = new ArrayList<>();
         for (JsonElement element : array) {
-            tensors.add(tensor(element.getAsJsonObject()));
+            tensors.add(element.isJsonNull() ? null : tensor(element.getAsJsonObject()));
         }
         return tensors;
     }
 
     private static TensorData tensor(JsonObject json) {
         int[] shape = shape(json.getAsJsonArray("shape"));
-        String type = json.get("dtype").getAsString();
-        DType dtype = switch (type) {
-            case "float32" -> DType.FLOAT32;
-            case "float64" -> DType.FLOAT64;
-            default -> throw new IllegalArgumentException("unknown dtype " + type);
-        };
+        DType dtype = DType.fromNumpyName(json.get("dtype").getAsString());
         JsonArray values = json.getAsJsonArray("data");
         double[] data = new double[values.size()];
         for (int i = 0; i < data.length; i++) {

@@ -78,13 +78,31 @@ final class AstBuilder {
         for (EinPatternParser.TermContext term : context.term()) {
             terms.add(term(term, false));
         }
+        checkSeparated(context.term());
         return new Operand(terms, span(context));
+    }
+
+    /**
+     * Terms are separated by whitespace or parentheses, as in einops: the lexer would split
+     * {@code ...pre} or {@code w*} into two terms, but a reader sees one, so it is an error.
+     */
+    private void checkSeparated(List<EinPatternParser.TermContext> terms) {
+        for (int i = 1; i < terms.size(); i++) {
+            Token before = terms.get(i - 1).getStop();
+            Token after = terms.get(i).getStart();
+            boolean touching = before.getStopIndex() + 1 == after.getStartIndex();
+            boolean parenthesis = before.getType() == EinPatternLexer.RPAREN || after.getType() == EinPatternLexer.LPAREN;
+            if (touching && !parenthesis) {
+                throw new PatternSyntaxException(pattern, after.getStartIndex() + 1, "'" + before.getText() + "' and '"
+                        + after.getText() + "' must be separated by a space: each is an axis term of its own");
+            }
+        }
     }
 
     private AxisTerm term(EinPatternParser.TermContext context, boolean insideComposition) {
         Span span = span(context);
         if (context instanceof EinPatternParser.NameTermContext) {
-            return new AxisName(context.getText(), span);
+            return new AxisName(checkName(context.getText(), span), span);
         }
         if (context instanceof EinPatternParser.NumberTermContext) {
             long length = length(context.getText(), span);
@@ -122,7 +140,16 @@ final class AstBuilder {
         for (EinPatternParser.TermContext member : composition.term()) {
             members.add(term(member, true));
         }
+        checkSeparated(composition.term());
         return new Composition(members, span);
+    }
+
+    /** A name may not end with '_' (einops' rule; starting with '_' or a digit is a lexer-level BAD_NAME). */
+    private String checkName(String name, Span span) {
+        if (name.endsWith("_")) {
+            throw error(span, "axis name '" + name + "' must not end with '_'");
+        }
+        return name;
     }
 
     private AffineIndex affine(EinPatternParser.AffineContext context) {
@@ -131,7 +158,7 @@ final class AstBuilder {
         if (context.INT() != null) {
             coefficient = coefficient(context.INT().getText(), span(context.INT()));
         }
-        return new AffineIndex(coefficient, context.NAME().getText(), span);
+        return new AffineIndex(coefficient, checkName(context.NAME().getText(), span(context.NAME())), span);
     }
 
     private long length(String digits, Span span) {

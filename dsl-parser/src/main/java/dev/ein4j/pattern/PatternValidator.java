@@ -103,19 +103,15 @@ final class PatternValidator {
         rejectWindows(output, "an einsum output");
         rejectAnonymous(output, "an einsum output allows no anonymous axes except 1");
         Set<String> inputNames = new HashSet<>();
-        boolean inputEllipsis = false;
         for (Operand input : parsed.inputs()) {
             input.names().forEach(name -> inputNames.add(name.name()));
-            inputEllipsis |= input.hasEllipsis();
         }
         for (AxisName name : outputNames.values()) {
             if (!inputNames.contains(name.name())) {
                 throw error(name.span(), "output axis '" + name.name() + "' appears in no input");
             }
         }
-        if (output.hasEllipsis() && !inputEllipsis) {
-            throw error(ellipsisSpan(output), "ellipsis '...' in the output but in no input");
-        }
+        // an output '...' with none among the inputs stands for no axes, as in numpy and einops
     }
 
     private void checkPack() {
@@ -141,8 +137,10 @@ final class PatternValidator {
         Operand operand = parsed.input();
         uniqueNames(operand, "a parse_shape pattern");
         for (AxisTerm term : operand.terms()) {
-            if (!(term instanceof AxisName || term instanceof SkippedAxis || term instanceof EllipsisAxis)) {
-                throw error(term.span(), "a parse_shape pattern has only names, '_' and '...', not '" + term + "'");
+            boolean allowed = term instanceof AxisName || term instanceof SkippedAxis || term instanceof EllipsisAxis
+                    || term instanceof UnitAxis || term instanceof AnonymousAxis;
+            if (!allowed) {
+                throw error(term.span(), "a parse_shape pattern has only names, '_', lengths and '...', not '" + term + "'");
             }
         }
     }

@@ -39,19 +39,21 @@ public final class EinsumLowering {
         private final Operation operation;
         private final String pattern;
         private final int[][] shapes;
+        private final Map<String, Integer> given;
         private final int hash;
 
-        Key(Operation operation, String pattern, int[][] shapes) {
+        Key(Operation operation, String pattern, int[][] shapes, Map<String, Integer> given) {
             this.operation = operation;
             this.pattern = pattern;
             this.shapes = shapes;
-            this.hash = (operation.hashCode() * 31 + pattern.hashCode()) * 31 + Arrays.deepHashCode(shapes);
+            this.given = given;
+            this.hash = ((operation.hashCode() * 31 + pattern.hashCode()) * 31 + Arrays.deepHashCode(shapes)) * 31 + given.hashCode();
         }
 
         @Override
         public boolean equals(Object other) {
             return other instanceof Key that && operation == that.operation && pattern.equals(that.pattern)
-                    && Arrays.deepEquals(shapes, that.shapes);
+                    && Arrays.deepEquals(shapes, that.shapes) && given.equals(that.given);
         }
 
         @Override
@@ -69,11 +71,25 @@ public final class EinsumLowering {
      * @throws dev.ein4j.error.ShapeException if the operands do not fit the pattern
      */
     public static EinsumPlan plan(Operation operation, String pattern, List<int[]> shapes) {
+        return plan(operation, pattern, shapes, Map.of());
+    }
+
+    /**
+     * @param operation EINSUM (einops notation) or NUMPY_EINSUM
+     * @param pattern the pattern
+     * @param shapes one shape per operand
+     * @param given axis lengths by name, as einops' keyword arguments ({@code "(a b) -> a b"} with a = 2)
+     * @return the cached plan
+     * @throws dev.ein4j.error.PatternSyntaxException if the pattern is malformed
+     * @throws dev.ein4j.error.ShapeException if the operands or lengths do not fit the pattern
+     */
+    public static EinsumPlan plan(Operation operation, String pattern, List<int[]> shapes, Map<String, Integer> given) {
         int[][] copies = new int[shapes.size()][];
         for (int i = 0; i < copies.length; i++) {
             copies[i] = shapes.get(i).clone();
         }
-        return PLANS.get(new Key(operation, pattern, copies), k -> new Planner(operation, pattern, shapes).plan());
+        Map<String, Integer> lengths = Map.copyOf(given);
+        return PLANS.get(new Key(operation, pattern, copies, lengths), k -> new Planner(operation, pattern, shapes, lengths).plan());
     }
 
     /** Builds one plan; lives for one call. */
@@ -82,13 +98,15 @@ public final class EinsumLowering {
         private final ParsedPattern parsed;
         private final List<int[]> shapes;
         private final LoweringErrors errors;
+        private final Map<String, Integer> given;
         private final Map<String, Integer> lengths = new HashMap<>();
 
-        Planner(Operation operation, String pattern, List<int[]> shapes) {
+        Planner(Operation operation, String pattern, List<int[]> shapes, Map<String, Integer> given) {
             this.pattern = pattern;
             this.parsed = PatternParser.parse(operation, pattern);
             this.shapes = shapes;
-            this.errors = new LoweringErrors(pattern, shapes, Map.of());
+            this.given = given;
+            this.errors = new LoweringErrors(pattern, shapes, given);
         }
 
         EinsumPlan plan() {
@@ -184,6 +202,14 @@ public final class EinsumLowering {
             Map<String, Integer> firstOperand = new HashMap<>();
             layouts.forEach(layout -> layout.forEach(dimension -> dimension.axes().stream()
                     .filter(axis -> axis.knownLength() >= 0).forEach(axis -> lengths.put(axis.name(), axis.knownLength()))));
+            Set<String> named = new java.util.HashSet<>();
+            layouts.forEach(layout -> layout.forEach(dimension -> dimension.axes().forEach(axis -> named.add(axis.name()))));
+            for (Map.Entry<String, Integer> length : given.entrySet()) {
+                if (!named.contains(length.getKey())) {
+                    throw errors.shape(null, "axis " + length.getKey() + " is given a length but appears in no operand");
+                }
+                lengths.put(length.getKey(), length.getValue());
+            }
             for (int i = 0; i < layouts.size(); i++) {
                 for (int d = 0; d < layouts.get(i).size(); d++) {
                     Dimension dimension = layouts.get(i).get(d);
@@ -195,7 +221,8 @@ public final class EinsumLowering {
                         Integer known = lengths.putIfAbsent(axis.name(), actual);
                         if (known != null && known != actual) {
                             throw errors.shape(dimension.span(), "axis " + axis.name() + " has length " + known
-                                    + " in operand " + firstOperand.get(axis.name()) + " but " + actual + " in operand " + i);
+                                    + (firstOperand.containsKey(axis.name()) ? " in operand " + firstOperand.get(axis.name())
+                                    : " as given") + " but " + actual + " in operand " + i);
                         }
                         firstOperand.putIfAbsent(axis.name(), i);
                     }

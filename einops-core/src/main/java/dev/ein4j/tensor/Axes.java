@@ -1,6 +1,7 @@
 package dev.ein4j.tensor;
 
 import dev.ein4j.error.EinopsException;
+import dev.ein4j.error.ShapeException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -30,7 +31,7 @@ public final class Axes {
      * @return the lengths
      */
     public static Axes of(String name, int length) {
-        return NONE.and(name, length);
+        return NONE.and(Arguments.notNull(name, "name"), length);
     }
 
     /**
@@ -41,6 +42,8 @@ public final class Axes {
      * @return the lengths
      */
     public static Axes of(String name1, int length1, String name2, int length2) {
+        Arguments.notNull(name1, "name1");
+        Arguments.notNull(name2, "name2");
         return of(name1, length1).and(name2, length2);
     }
 
@@ -54,6 +57,9 @@ public final class Axes {
      * @return the lengths
      */
     public static Axes of(String name1, int length1, String name2, int length2, String name3, int length3) {
+        Arguments.notNull(name1, "name1");
+        Arguments.notNull(name2, "name2");
+        Arguments.notNull(name3, "name3");
         return of(name1, length1, name2, length2).and(name3, length3);
     }
 
@@ -62,9 +68,10 @@ public final class Axes {
      * @return the lengths
      */
     public static Axes from(Map<String, Integer> lengths) {
+        Arguments.notNull(lengths, "lengths");
         Axes axes = NONE;
         for (Map.Entry<String, Integer> entry : lengths.entrySet()) {
-            axes = axes.and(entry.getKey(), entry.getValue() == null ? -1 : entry.getValue());
+            axes = axes.and(entry.getKey(), Arguments.notNull(entry.getValue(), "lengths[" + entry.getKey() + "]"));
         }
         return axes;
     }
@@ -73,14 +80,17 @@ public final class Axes {
      * @param name an axis name
      * @param length its length, at least 1
      * @return these lengths and one more
-     * @throws EinopsException for a null or repeated name or a length below 1
+     * @throws NullPointerException for a null name
+     * @throws EinopsException for an empty or repeated name
+     * @throws ShapeException for a length below 1, like every other length that does not fit
      */
     public Axes and(String name, int length) {
-        if (name == null || name.isEmpty()) {
+        Arguments.notNull(name, "name");
+        if (name.isEmpty()) {
             throw new EinopsException("an axis length needs a name");
         }
         if (length < 1) {
-            throw new EinopsException("axis " + name + ": length must be at least 1, got " + length);
+            throw new ShapeException(name, java.util.List.of(), "axis " + name + ": a length must be at least 1, got " + length);
         }
         if (lengths.containsKey(name)) {
             throw new EinopsException("axis " + name + " is given twice");

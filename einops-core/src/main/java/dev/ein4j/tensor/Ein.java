@@ -2,12 +2,10 @@ package dev.ein4j.tensor;
 
 import dev.ein4j.error.EinopsException;
 import dev.ein4j.error.ShapeException;
-import dev.ein4j.ir.DType;
 import dev.ein4j.lowering.ArrowLowering;
 import dev.ein4j.lowering.EinsumLowering;
-import dev.ein4j.lowering.EinsumPlan;
-import dev.ein4j.lowering.Reduction;
-import dev.ein4j.lowering.Step;
+import dev.ein4j.ir.Shapes;
+import dev.ein4j.pattern.AnonymousAxis;
 import dev.ein4j.pattern.AxisName;
 import dev.ein4j.pattern.AxisTerm;
 import dev.ein4j.pattern.EllipsisAxis;
@@ -15,6 +13,7 @@ import dev.ein4j.pattern.Operand;
 import dev.ein4j.pattern.Operation;
 import dev.ein4j.pattern.PackedAxes;
 import dev.ein4j.pattern.PatternParser;
+import dev.ein4j.pattern.UnitAxis;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -47,7 +46,20 @@ public final class Ein {
      * @return the result
      */
     public static Tensor einsum(String pattern, Tensor... operands) {
-        return einsum(Operation.EINSUM, pattern, operands);
+        return Patterns.einsum(Operation.EINSUM, pattern, Axes.none(), operands);
+    }
+
+    /**
+     * einsum in einops notation with axis lengths given by name, as einops' keyword arguments:
+     * {@code einsum("(a b) c, c -> a b", Axes.of("a", 2), x, v)}.
+     *
+     * @param pattern the pattern
+     * @param axes lengths of axes that the shapes do not determine
+     * @param operands one tensor per operand of the pattern
+     * @return the result
+     */
+    public static Tensor einsum(String pattern, Axes axes, Tensor... operands) {
+        return Patterns.einsum(Operation.EINSUM, pattern, axes, operands);
     }
 
     /**
@@ -59,27 +71,8 @@ public final class Ein {
      * @return the result
      */
     public static Tensor einsumNumpy(String subscripts, Tensor... operands) {
-        return einsum(Operation.NUMPY_EINSUM, subscripts, operands);
-    }
-
-    private static Tensor einsum(Operation operation, String pattern, Tensor... operands) {
-        EinsumPlan plan = EinsumLowering.plan(operation, pattern, Arrays.stream(operands).map(Tensor::shape).toList());
-        List<Tensor> live = new ArrayList<>();
-        for (int i = 0; i < operands.length; i++) {
-            live.add(operands[i].applyPlan(plan.operands().get(i).steps(), Reduction.SUM));
-        }
-        for (EinsumPlan.Contraction contraction : plan.contractions()) {
-            // cast before aligning: a float32 x float64 product converts the operands, not their broadcast
-            DType type = live.get(contraction.left()).dtype().promote(live.get(contraction.right()).dtype());
-            Tensor left = live.get(contraction.left()).cast(type).applyPlan(contraction.alignLeft(), Reduction.SUM);
-            Tensor right = live.get(contraction.right()).cast(type).applyPlan(contraction.alignRight(), Reduction.SUM);
-            Tensor result = contraction.summedAxes().length == 0 ? left.mul(right)
-                    : left.contract(right, contraction.summedAxes()).reshape(contraction.resultShape());
-            live.remove(contraction.right());
-            live.remove(contraction.left());
-            live.add(result);
-        }
-        return live.get(0).applyPlan(plan.finalSteps(), Reduction.SUM);
+        Arguments.notNull(subscripts, "subscripts");
+        return Patterns.einsum(Operation.NUMPY_EINSUM, subscripts, Axes.none(), operands);
     }
 
     /**
@@ -91,6 +84,8 @@ public final class Ein {
      * @return [..., i, k]
      */
     public static Tensor matmul(Tensor a, Tensor b) {
+        Arguments.notNull(a, "a");
+        Arguments.notNull(b, "b");
         return einsum("... i j, ... j k -> ... i k", a, b);
     }
 
@@ -104,11 +99,13 @@ public final class Ein {
      * @return the packed tensor and each input's shape at {@code *}
      */
     public static Packed pack(String pattern, Tensor... tensors) {
+        Arguments.notNull(pattern, "pattern");
+        Arguments.noNulls(tensors, "tensors");
         Operand operand = PatternParser.parse(Operation.PACK, pattern).input();
         int star = starPosition(operand);
         int before = star;
         int after = operand.terms().size() - star - 1;
-        List<long[]> shapes = Arrays.stream(tensors).map(t -> Tensor.toLong(t.shape())).toList();
+        List<long[]> shapes = Arrays.stream(tensors).map(t -> Shapes.toLong(t.shape())).toList();
         if (tensors.length == 0) {
             throw new ShapeException(pattern, 0, shapes, Map.of(), "pack needs at least one tensor");
         }
@@ -149,9 +146,12 @@ public final class Ein {
      * @return the parts
      */
     public static List<Tensor> unpack(Tensor packed, List<int[]> packedShapes, String pattern) {
+        Arguments.notNull(packed, "packed");
+        Arguments.noNulls(packedShapes, "packedShapes");
+        Arguments.notNull(pattern, "pattern");
         Operand operand = PatternParser.parse(Operation.UNPACK, pattern).input();
         int star = starPosition(operand);
-        List<long[]> shapes = List.of(Tensor.toLong(packed.shape()));
+        List<long[]> shapes = List.of(Shapes.toLong(packed.shape()));
         if (packed.rank() != operand.terms().size()) {
             throw new ShapeException(pattern, operand.span().column(), shapes, Map.of(), "the pattern has "
                     + operand.terms().size() + " dimensions but the tensor has " + packed.rank());
@@ -223,12 +223,15 @@ public final class Ein {
      * @return lengths by name, in pattern order
      */
     public static Map<String, Integer> parseShape(Tensor tensor, String pattern) {
+        Arguments.notNull(tensor, "tensor");
+        Arguments.notNull(pattern, "pattern");
         Operand operand = PatternParser.parse(Operation.PARSE_SHAPE, pattern).input();
         int[] shape = tensor.shape();
+        List<long[]> shapes = List.of(Shapes.toLong(shape));
         int fixed = (int) operand.terms().stream().filter(t -> !(t instanceof EllipsisAxis)).count();
         boolean ellipsis = operand.hasEllipsis();
         if (ellipsis ? shape.length < fixed : shape.length != fixed) {
-            throw new ShapeException(pattern, operand.span().column(), List.of(Tensor.toLong(shape)), Map.of(),
+            throw new ShapeException(pattern, operand.span().column(), shapes, Map.of(),
                     "the pattern has " + fixed + " dimensions" + (ellipsis ? " besides '...'" : "")
                     + " but the tensor has " + shape.length);
         }
@@ -238,6 +241,11 @@ public final class Ein {
             if (term instanceof EllipsisAxis) {
                 dimension += shape.length - fixed;
                 continue;
+            }
+            long expected = term instanceof UnitAxis ? 1 : term instanceof AnonymousAxis anonymous ? anonymous.length() : -1;
+            if (expected >= 0 && shape[dimension] != expected) {
+                throw new ShapeException(pattern, term.span().column(), shapes, Map.of(), "dimension " + dimension
+                        + " has length " + shape[dimension] + " but the pattern says " + expected);
             }
             if (term instanceof AxisName name) {
                 lengths.put(name.name(), shape[dimension]);
@@ -256,6 +264,7 @@ public final class Ein {
      * @return the IR steps a rearrange would run, with their shapes
      */
     public static String explainRearrange(String pattern, Axes axes, int... shape) {
+        checkExplain(pattern, axes, shape);
         return ArrowLowering.plan(Operation.REARRANGE, pattern, axes.asMap(), shape).explain();
     }
 
@@ -267,6 +276,8 @@ public final class Ein {
      * @return the IR steps a reduce would run
      */
     public static String explainReduce(String pattern, Reduction reduction, Axes axes, int... shape) {
+        Arguments.notNull(reduction, "reduction");
+        checkExplain(pattern, axes, shape);
         return ArrowLowering.plan(Operation.REDUCE, pattern, axes.asMap(), shape).explain()
                 .replaceFirst("reduce axes", reduction.label() + " over axes");
     }
@@ -278,6 +289,7 @@ public final class Ein {
      * @return the IR steps a repeat would run
      */
     public static String explainRepeat(String pattern, Axes axes, int... shape) {
+        checkExplain(pattern, axes, shape);
         return ArrowLowering.plan(Operation.REPEAT, pattern, axes.asMap(), shape).explain();
     }
 
@@ -287,6 +299,8 @@ public final class Ein {
      * @return the plan: per-operand steps, the contraction order with each intermediate's size, the output steps
      */
     public static String explainEinsum(String pattern, int[]... shapes) {
+        Arguments.notNull(pattern, "pattern");
+        Arguments.noNulls(shapes, "shapes");
         return EinsumLowering.plan(Operation.EINSUM, pattern, List.of(shapes)).explain();
     }
 
@@ -296,10 +310,18 @@ public final class Ein {
      * @return the plan, as {@link #explainEinsum} prints it
      */
     public static String explainEinsumNumpy(String subscripts, int[]... shapes) {
+        Arguments.notNull(subscripts, "subscripts");
+        Arguments.noNulls(shapes, "shapes");
         return EinsumLowering.plan(Operation.NUMPY_EINSUM, subscripts, List.of(shapes)).explain();
     }
 
     // ------------------------------------------------------------------ helpers
+
+    private static void checkExplain(String pattern, Axes axes, int[] shape) {
+        Arguments.notNull(pattern, "pattern");
+        Arguments.notNull(axes, "axes");
+        Arguments.notNull(shape, "shape");
+    }
 
     private static int starPosition(Operand operand) {
         for (int k = 0; k < operand.terms().size(); k++) {

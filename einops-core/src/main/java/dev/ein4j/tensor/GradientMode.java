@@ -27,6 +27,7 @@ public final class GradientMode {
      * @return its result
      */
     public static <T> T noGrad(Supplier<T> body) {
+        Arguments.notNull(body, "body");
         int[] depth = DISABLED_DEPTH.get();
         depth[0]++;
         try {
@@ -42,6 +43,7 @@ public final class GradientMode {
      * @param body the code
      */
     public static void noGrad(Runnable body) {
+        Arguments.notNull(body, "body");
         noGrad(() -> {
             body.run();
             return null;

@@ -10,4 +10,10 @@ import java.util.List;
  * @param packedShapes per input, the lengths of the axes that {@code *} packed
  */
 public record Packed(Tensor tensor, List<int[]> packedShapes) {
+
+    /** Checks the components. */
+    public Packed {
+        Arguments.notNull(tensor, "tensor");
+        Arguments.noNulls(packedShapes, "packedShapes");
+    }
 }

@@ -2,45 +2,43 @@ package dev.ein4j.tensor;
 
 import dev.ein4j.error.EinopsException;
 import dev.ein4j.error.ShapeException;
-import dev.ein4j.ir.AxesArgument;
 import dev.ein4j.ir.DType;
 import dev.ein4j.ir.Node;
 import dev.ein4j.ir.Op;
-import dev.ein4j.ir.PadArgument;
-import dev.ein4j.ir.PermuteArgument;
-import dev.ein4j.ir.ShrinkArgument;
-import dev.ein4j.ir.View;
-import dev.ein4j.lowering.ArrowLowering;
-import dev.ein4j.lowering.LoweringPlan;
-import dev.ein4j.lowering.Reduction;
-import dev.ein4j.lowering.Step;
-import dev.ein4j.pattern.Operation;
 import dev.ein4j.kernel.HostData;
 import dev.ein4j.runtime.Realizer;
 import dev.ein4j.runtime.Results;
+import dev.ein4j.tensor.internal.TensorInternals;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 
 /**
- * An immutable, lazy n-dimensional array of float32 or float64: a handle to a node of the IR graph.
- * Operations build graph nodes and return new tensors; nothing is computed until data is read
- * ({@link #realize()}, {@link #toFloatArray()}, {@link #toDoubleArray()}, {@link #item()},
- * {@link #toString()}).
+ * An immutable, lazy n-dimensional array of float32, float64, int32 or bool: a handle to a node of
+ * the IR graph. Operations build graph nodes and return new tensors; nothing is computed until data
+ * is read ({@link #realize()}, {@link #toFloatArray()}, {@link #item()}, {@link #toString()}), and
+ * then the runtime fuses the graph into a few kernels ({@link #explain()} shows them).
  *
  * <pre>{@code
- * Tensor images = Tensor.rand(42, 8, 3, 32, 32);                       // b c h w
+ * Tensor images = Tensor.randn(8, 3, 32, 32);                                    // b c h w
  * Tensor patches = images.rearrange("b c (h p1) (w p2) -> b (h w) (p1 p2 c)", Axes.of("p1", 4, "p2", 4));
  * Tensor pooled = images.reduce("b c (h 2) (w 2) -> b c h w", "max");
- * Tensor scores = Ein.einsum("b i d, b j d -> b i j", q, k);
+ * Tensor scores = Ein.einsum("b i d, b j d -> b i j", q, k).softmax(-1);
  * }</pre>
  *
  * <p>Binary operations broadcast as numpy does (shapes aligned from the right, length 1 stretches)
- * and promote float32 with float64 to float64. No operation modifies its operands; the only mutable
- * state of a tensor is the gradient a leaf accumulates ({@link #backward()}, {@link #zeroGrad()}).
+ * and promote types as PyTorch does (bool &lt; int32 &lt; float32 &lt; float64; a number keeps a
+ * floating tensor's type). Floating functions of int32 and bool tensors compute in float32. Every
+ * method checks its arguments at the call: a null is a {@link NullPointerException} naming the
+ * parameter, an invalid value an {@link EinopsException}. No operation modifies its operands; the
+ * only mutable state of a tensor is the gradient a leaf accumulates ({@link #backward()}).
  */
 public final class Tensor {
+
+    static {
+        TensorInternals.install(new InternalBridge());
+    }
 
     private final Node node;
 
@@ -48,106 +46,97 @@ public final class Tensor {
         this.node = node;
     }
 
-    /**
-     * Low-level: wraps an IR node (for the autograd module and backends' tests).
-     *
-     * @param node the node
-     * @return a tensor for it
-     */
-    public static Tensor fromNode(Node node) {
+    static Tensor wrap(Node node) {
         return new Tensor(node);
     }
 
-    /** @return low-level: the IR node this tensor stands for */
-    public Node node() {
+    Node node() {
         return node;
     }
 
     // =================================================================== creation
 
     /**
-     * A float32 tensor holding a copy of the data, in row-major order.
+     * A 1-D float32 tensor holding a copy of the data.
+     *
+     * @param data the elements
+     * @return the tensor, shape [data.length]
+     */
+    public static Tensor of(float[] data) {
+        return Creation.fromFloats(data, new int[] {Arguments.notNull(data, "data").length});
+    }
+
+    /**
+     * A float32 tensor holding a copy of the data in row-major order: {@code Tensor.of(new float[] {1, 2, 3, 4}, 2, 2)}.
      *
      * @param data the elements, exactly as many as the shape holds
-     * @param shape the shape (none for a scalar)
+     * @param shape the shape (an empty shape is a scalar)
      * @return the tensor
      * @throws ShapeException if the data length does not match the shape
      */
     public static Tensor of(float[] data, int... shape) {
-        double[] values = new double[data.length];
-        for (int i = 0; i < data.length; i++) {
-            values[i] = data[i];
-        }
-        return fromData(values, DType.FLOAT32, shape);
+        return Creation.fromFloats(data, shape);
     }
 
     /**
-     * A float64 tensor holding a copy of the data, in row-major order.
-     *
-     * @param data the elements, exactly as many as the shape holds
-     * @param shape the shape (none for a scalar)
-     * @return the tensor
-     * @throws ShapeException if the data length does not match the shape
+     * @param data the elements
+     * @return a 1-D float64 tensor holding a copy of them
+     */
+    public static Tensor of(double[] data) {
+        return Creation.fromDoubles(data, DType.FLOAT64, new int[] {Arguments.notNull(data, "data").length});
+    }
+
+    /**
+     * @param data the elements in row-major order, exactly as many as the shape holds
+     * @param shape the shape (an empty shape is a scalar)
+     * @return a float64 tensor holding a copy of them
      */
     public static Tensor of(double[] data, int... shape) {
-        return fromData(data, DType.FLOAT64, shape);
+        return Creation.fromDoubles(data, DType.FLOAT64, shape);
     }
 
     /**
-     * A tensor of the given type holding a copy of the data, each value rounded to the type.
-     *
-     * @param data the elements in row-major order
+     * @param data the elements in row-major order, each rounded to the type
      * @param dtype the element type
      * @param shape the shape
-     * @return the tensor
-     * @throws ShapeException if the data length does not match the shape
+     * @return a tensor holding a copy of them
      */
     public static Tensor of(double[] data, DType dtype, int... shape) {
-        return fromData(data, dtype, shape);
+        return Creation.fromDoubles(data, dtype, shape);
     }
 
     /**
-     * An int32 tensor holding a copy of the data, in row-major order.
-     *
      * @param data the elements
-     * @param shape the shape (none for a scalar)
-     * @return the tensor
+     * @return a 1-D int32 tensor holding a copy of them
+     */
+    public static Tensor of(int[] data) {
+        return Creation.fromInts(data, new int[] {Arguments.notNull(data, "data").length});
+    }
+
+    /**
+     * @param data the elements in row-major order
+     * @param shape the shape
+     * @return an int32 tensor holding a copy of them (class labels, indices)
      */
     public static Tensor of(int[] data, int... shape) {
-        return fromHost(new HostData.Int32(data.clone()), shape);
+        return Creation.fromInts(data, shape);
     }
 
     /**
-     * A bool tensor holding a copy of the data, in row-major order.
-     *
      * @param data the elements
-     * @param shape the shape (none for a scalar)
-     * @return the tensor
+     * @return a 1-D bool tensor holding a copy of them
+     */
+    public static Tensor of(boolean[] data) {
+        return Creation.fromBooleans(data, new int[] {Arguments.notNull(data, "data").length});
+    }
+
+    /**
+     * @param data the elements in row-major order
+     * @param shape the shape
+     * @return a bool tensor holding a copy of them (masks)
      */
     public static Tensor of(boolean[] data, int... shape) {
-        byte[] bytes = new byte[data.length];
-        for (int i = 0; i < data.length; i++) {
-            bytes[i] = data[i] ? (byte) 1 : (byte) 0;
-        }
-        return fromHost(new HostData.Bool(bytes), shape);
-    }
-
-    private static Tensor fromHost(HostData data, int[] shape) {
-        long size = checkShape("of", shape);
-        if (data.length() != size) {
-            throw new ShapeException("of", List.of(toLong(shape)), "the shape " + Arrays.toString(shape) + " holds "
-                    + size + " elements but " + data.length() + " were given");
-        }
-        return new Tensor(Realizer.input(data, shape, false));
-    }
-
-    private static Tensor fromData(double[] data, DType dtype, int[] shape) {
-        long size = checkShape("of", shape);
-        if (data.length != size) {
-            throw new ShapeException("of", List.of(toLong(shape)), "the shape " + Arrays.toString(shape) + " holds "
-                    + size + " elements but " + data.length + " were given");
-        }
-        return new Tensor(Realizer.input(HostData.fromDoubles(dtype, data), shape, false));
+        return Creation.fromBooleans(data, shape);
     }
 
     /**
@@ -155,140 +144,206 @@ public final class Tensor {
      * @return a float32 scalar (shape [])
      */
     public static Tensor scalar(double value) {
-        return full(value, DType.FLOAT32);
+        return Creation.full(value, DType.FLOAT32, new int[0]);
     }
 
     /**
-     * @param value the value
+     * @param value the value, rounded to the type
      * @param dtype the type
      * @return a scalar (shape [])
      */
     public static Tensor scalar(double value, DType dtype) {
-        return full(value, dtype);
+        return Creation.full(value, dtype, new int[0]);
     }
 
     /**
      * @param shape the shape
-     * @return a float32 tensor of zeros
+     * @return float32 zeros
      */
     public static Tensor zeros(int... shape) {
-        return full(0.0, DType.FLOAT32, shape);
+        return Creation.full(0.0, DType.FLOAT32, shape);
     }
 
     /**
      * @param dtype the type
      * @param shape the shape
-     * @return a tensor of zeros
+     * @return zeros
      */
     public static Tensor zeros(DType dtype, int... shape) {
-        return full(0.0, dtype, shape);
+        return Creation.full(0.0, dtype, shape);
     }
 
     /**
      * @param shape the shape
-     * @return a float32 tensor of ones
+     * @return float32 ones
      */
     public static Tensor ones(int... shape) {
-        return full(1.0, DType.FLOAT32, shape);
+        return Creation.full(1.0, DType.FLOAT32, shape);
     }
 
     /**
      * @param dtype the type
      * @param shape the shape
-     * @return a tensor of ones
+     * @return ones
      */
     public static Tensor ones(DType dtype, int... shape) {
-        return full(1.0, dtype, shape);
+        return Creation.full(1.0, dtype, shape);
     }
 
     /**
-     * A tensor of one repeated value; it occupies one element of memory however large its shape
-     * (a CONST node read through zero strides).
+     * One value repeated; it occupies one element of memory however large the shape (a constant
+     * read through zero strides).
      *
-     * @param value the value
+     * @param value the value, rounded to the type
      * @param dtype the type
      * @param shape the shape
      * @return the tensor
      */
     public static Tensor full(double value, DType dtype, int... shape) {
-        checkShape("full", shape);
-        return new Tensor(new Node(Op.CONST, dtype, shape, value, false));
+        return Creation.full(value, dtype, shape);
+    }
+
+    /** @return zeros of this tensor's shape and type */
+    public Tensor zerosLike() {
+        return Creation.full(0.0, dtype(), shape());
+    }
+
+    /** @return ones of this tensor's shape and type */
+    public Tensor onesLike() {
+        return Creation.full(1.0, dtype(), shape());
     }
 
     /**
-     * @param length n
-     * @return the float32 vector [0, 1, ..., n−1]
+     * @param end one past the last value
+     * @return the int32 vector [0, 1, ..., end − 1] (PyTorch's {@code arange(end)})
      */
-    public static Tensor arange(int length) {
-        return arange(DType.FLOAT32, length);
+    public static Tensor arange(int end) {
+        return Creation.arange(DType.INT32, 0, end, 1);
     }
 
     /**
      * @param dtype the type
-     * @param length n
-     * @return the vector [0, 1, ..., n−1]
+     * @param end one past the last value
+     * @return [0, 1, ..., end − 1] in that type
      */
-    public static Tensor arange(DType dtype, int length) {
-        checkShape("arange", new int[] {length});
-        return new Tensor(new Node(Op.IOTA, DType.INT32, new int[] {length}, null, false)).cast(dtype);
+    public static Tensor arange(DType dtype, int end) {
+        return Creation.arange(dtype, 0, end, 1);
     }
 
     /**
-     * Uniform random values in [0, 1), float32, from a counter-based generator: the same seed gives
-     * the same values on every backend.
+     * numpy's arange: start, start + step, ... while below end (above it for a negative step).
      *
-     * @param seed the seed
-     * @param shape the shape
-     * @return the tensor
+     * @param start the first value
+     * @param end the bound, not included
+     * @param step the increment, not 0
+     * @return the int32 vector
      */
-    public static Tensor rand(long seed, int... shape) {
-        return rand(seed, DType.FLOAT32, shape);
+    public static Tensor arange(int start, int end, int step) {
+        return Creation.arange(DType.INT32, start, end, step);
     }
 
     /**
-     * @param seed the seed
-     * @param dtype the type
-     * @param shape the shape
-     * @return uniform random values in [0, 1)
+     * @param start the first value
+     * @param end the last value
+     * @param steps how many values, evenly spaced
+     * @return the float32 vector (PyTorch's linspace)
      */
-    public static Tensor rand(long seed, DType dtype, int... shape) {
-        checkShape("rand", shape);
-        return new Tensor(new Node(Op.RAND, dtype, shape, seed, false));
+    public static Tensor linspace(double start, double end, int steps) {
+        return Creation.linspace(start, end, steps, DType.FLOAT32);
     }
 
     /**
-     * Standard normal values by the Box–Muller transform of two uniform tensors:
-     * √(−2 ln(1 − u₁)) · cos(2π u₂).
-     *
-     * @param seed the seed
-     * @param shape the shape
-     * @return float32 normal values
+     * @param length n
+     * @return the float32 n×n identity matrix
      */
-    public static Tensor randn(long seed, int... shape) {
-        return randn(seed, DType.FLOAT32, shape);
-    }
-
-    /**
-     * @param seed the seed
-     * @param dtype the type
-     * @param shape the shape
-     * @return standard normal values
-     */
-    public static Tensor randn(long seed, DType dtype, int... shape) {
-        Tensor u1 = rand(seed, DType.FLOAT64, shape);
-        Tensor u2 = rand(seed ^ 0x5DEECE66DL, DType.FLOAT64, shape);
-        Tensor radius = u1.neg().add(1.0).log().mul(-2.0).sqrt();
-        return radius.mul(u2.mul(2 * Math.PI).cos()).cast(dtype);
+    public static Tensor eye(int length) {
+        return Creation.eye(length, DType.FLOAT32);
     }
 
     /**
      * @param length n
      * @param dtype the type
-     * @return the n×n identity matrix, from IOTA and CMPEQ
+     * @return the n×n identity matrix
      */
     public static Tensor eye(int length, DType dtype) {
-        Tensor index = arange(dtype, length);
-        return index.reshape(length, 1).eq(index.reshape(1, length)).cast(dtype);
+        return Creation.eye(length, dtype);
+    }
+
+    /**
+     * Reseeds the global generator that {@code rand}, {@code randn} and {@code randint} without a
+     * generator draw from (PyTorch's {@code manual_seed}).
+     *
+     * @param seed the seed
+     */
+    public static void manualSeed(long seed) {
+        Generator.reseedGlobal(seed);
+    }
+
+    /**
+     * @param shape the shape
+     * @return float32 values uniform in [0, 1) from the global generator
+     */
+    public static Tensor rand(int... shape) {
+        return Creation.rand(Generator.global(), DType.FLOAT32, shape);
+    }
+
+    /**
+     * @param generator the generator to draw from
+     * @param shape the shape
+     * @return float32 values uniform in [0, 1)
+     */
+    public static Tensor rand(Generator generator, int... shape) {
+        return Creation.rand(generator, DType.FLOAT32, shape);
+    }
+
+    /**
+     * @param generator the generator to draw from
+     * @param dtype float32 or float64
+     * @param shape the shape
+     * @return values uniform in [0, 1)
+     */
+    public static Tensor rand(Generator generator, DType dtype, int... shape) {
+        return Creation.rand(generator, dtype, shape);
+    }
+
+    /**
+     * @param shape the shape
+     * @return float32 standard normal values from the global generator
+     */
+    public static Tensor randn(int... shape) {
+        return Creation.randn(Generator.global(), DType.FLOAT32, shape);
+    }
+
+    /**
+     * @param generator the generator to draw from
+     * @param shape the shape
+     * @return float32 standard normal values
+     */
+    public static Tensor randn(Generator generator, int... shape) {
+        return Creation.randn(generator, DType.FLOAT32, shape);
+    }
+
+    /**
+     * Standard normal values by the Box–Muller transform of two float64 uniform draws.
+     *
+     * @param generator the generator to draw from
+     * @param dtype float32 or float64
+     * @param shape the shape
+     * @return the values
+     */
+    public static Tensor randn(Generator generator, DType dtype, int... shape) {
+        return Creation.randn(generator, dtype, shape);
+    }
+
+    /**
+     * @param generator the generator to draw from
+     * @param low the smallest value
+     * @param high one past the largest value
+     * @param shape the shape
+     * @return int32 values uniform in [low, high)
+     */
+    public static Tensor randint(Generator generator, int low, int high, int... shape) {
+        return Creation.randint(generator, low, high, shape);
     }
 
     // =================================================================== properties
@@ -303,7 +358,7 @@ public final class Tensor {
      * @return its length
      */
     public int length(int axis) {
-        return node.length(axis(axis));
+        return node.length(Ops.axis(this, axis, "length"));
     }
 
     /** @return the number of dimensions */
@@ -311,7 +366,7 @@ public final class Tensor {
         return node.rank();
     }
 
-    /** @return the number of elements */
+    /** @return the number of elements (PyTorch's numel) */
     public long size() {
         return node.size();
     }
@@ -321,321 +376,509 @@ public final class Tensor {
         return node.dtype();
     }
 
-    // =================================================================== elementwise
+    // =================================================================== arithmetic (broadcasting, promoting)
 
     /**
-     * @param other addend, broadcast
+     * @param other broadcast against this
      * @return this + other
      */
     public Tensor add(Tensor other) {
-        return binary(Op.ADD, other);
+        return Elementwise.add(this, Arguments.notNull(other, "other"));
     }
 
     /**
-     * @param value addend
+     * @param value a number
      * @return this + value
      */
     public Tensor add(double value) {
-        return binary(Op.ADD, constant(value));
+        return Elementwise.add(this, Ops.scalarFor(this, value));
     }
 
     /**
-     * @param other subtrahend, broadcast
+     * @param other broadcast against this
      * @return this − other
      */
     public Tensor sub(Tensor other) {
-        return add(other.neg());
+        return Elementwise.sub(this, Arguments.notNull(other, "other"));
     }
 
     /**
-     * @param value subtrahend
+     * @param value a number
      * @return this − value
      */
     public Tensor sub(double value) {
-        return add(-value);
+        return Elementwise.add(this, Ops.scalarFor(this, -value));
     }
 
     /**
-     * @param other factor, broadcast
+     * @param other broadcast against this
      * @return this · other
      */
     public Tensor mul(Tensor other) {
-        return binary(Op.MUL, other);
+        return Elementwise.mul(this, Arguments.notNull(other, "other"));
     }
 
     /**
-     * @param value factor
+     * @param value a number
      * @return this · value
      */
     public Tensor mul(double value) {
-        return binary(Op.MUL, constant(value));
+        return Elementwise.mul(this, Ops.scalarFor(this, value));
     }
 
     /**
-     * @param other divisor, broadcast
-     * @return this / other, as this · (1/other)
+     * True division (int32 operands give float32).
+     *
+     * @param other broadcast against this
+     * @return this / other
      */
     public Tensor div(Tensor other) {
-        return mul(other.reciprocal());
+        return Elementwise.div(this, Arguments.notNull(other, "other"));
     }
 
     /**
-     * @param value divisor
+     * @param value a number
      * @return this / value
      */
     public Tensor div(double value) {
-        return mul(1.0 / value);
+        return Elementwise.div(this, Tensor.scalar(value, Ops.floating(this).dtype()));
     }
 
     /** @return −this */
     public Tensor neg() {
-        return mul(-1.0);
-    }
-
-    /** @return e^this */
-    public Tensor exp() {
-        return unary(Op.EXP);
-    }
-
-    /** @return ln this (NaN below 0, −∞ at 0) */
-    public Tensor log() {
-        return unary(Op.LOG);
-    }
-
-    /** @return √this */
-    public Tensor sqrt() {
-        return unary(Op.SQRT);
-    }
-
-    /** @return 1/this */
-    public Tensor reciprocal() {
-        return unary(Op.RECIPROCAL);
-    }
-
-    /** @return sin this */
-    public Tensor sin() {
-        return unary(Op.SIN);
-    }
-
-    /** @return cos this, as sin(this + π/2) */
-    public Tensor cos() {
-        return add(Math.PI / 2).sin();
-    }
-
-    /** @return this², as this · this */
-    public Tensor square() {
-        return mul(this);
+        return Elementwise.neg(this);
     }
 
     /**
-     * Power with a constant exponent: repeated multiplication for small integers (exact for negative
-     * bases), √ for 0.5, e^(p·ln x) otherwise (NaN for negative bases, as numpy).
+     * @param other broadcast against this
+     * @return max(this, other) elementwise; NaN if either is NaN; a tie splits the gradient
+     */
+    public Tensor maximum(Tensor other) {
+        return Elementwise.maximum(this, Arguments.notNull(other, "other"));
+    }
+
+    /**
+     * @param other broadcast against this
+     * @return min(this, other) elementwise; NaN if either is NaN
+     */
+    public Tensor minimum(Tensor other) {
+        return Elementwise.minimum(this, Arguments.notNull(other, "other"));
+    }
+
+    /**
+     * Matrix product with batch broadcasting, numpy's matmul for rank ≥ 2:
+     * {@code einsum("... i j, ... j k -> ... i k")}.
+     *
+     * @param other [..., j, k]
+     * @return [..., i, k]
+     */
+    public Tensor matmul(Tensor other) {
+        return Ein.matmul(this, Arguments.notNull(other, "other"));
+    }
+
+    // =================================================================== math
+
+    /** @return |this| (gradient 0 at 0) */
+    public Tensor abs() {
+        return Elementwise.abs(this);
+    }
+
+    /** @return −1, 0 or 1 by sign (NaN for NaN) */
+    public Tensor sign() {
+        return Elementwise.sign(this);
+    }
+
+    /** @return eˣ */
+    public Tensor exp() {
+        return Elementwise.floatingUnary(Op.EXP, this);
+    }
+
+    /** @return eˣ − 1, accurate near 0 */
+    public Tensor expm1() {
+        return Activations.expm1(this);
+    }
+
+    /** @return ln x (NaN below 0, −∞ at 0) */
+    public Tensor log() {
+        return Elementwise.floatingUnary(Op.LOG, this);
+    }
+
+    /** @return ln(1 + x), accurate near 0 */
+    public Tensor log1p() {
+        return Activations.log1p(this);
+    }
+
+    /** @return √x */
+    public Tensor sqrt() {
+        return Elementwise.floatingUnary(Op.SQRT, this);
+    }
+
+    /** @return 1/√x */
+    public Tensor rsqrt() {
+        return Ops.unary(Op.RECIPROCAL, sqrt());
+    }
+
+    /** @return 1/x */
+    public Tensor reciprocal() {
+        return Elementwise.floatingUnary(Op.RECIPROCAL, this);
+    }
+
+    /** @return x² */
+    public Tensor square() {
+        return Elementwise.mul(this, this);
+    }
+
+    /**
+     * x^p for a constant p: exact for whole exponents (negative bases included), NaN for negative
+     * bases with fractional exponents (as numpy).
      *
      * @param exponent p
      * @return this^p
      */
     public Tensor pow(double exponent) {
-        if (exponent == Math.rint(exponent) && Math.abs(exponent) <= 16) {
-            int power = (int) Math.abs(exponent);
-            Tensor result = power == 0 ? ones(dtype(), shape()) : this;
-            for (int k = 1; k < power; k++) {
-                result = result.mul(this);
-            }
-            return exponent < 0 ? result.reciprocal() : result;
-        }
-        if (exponent == 0.5) {
-            return sqrt();
-        }
-        return log().mul(exponent).exp();
+        return Elementwise.pow(this, exponent);
     }
 
-    /** @return |this|, as max(this, −this) */
-    public Tensor abs() {
-        return maximum(neg());
+    /** @return sin x */
+    public Tensor sin() {
+        return Elementwise.floatingUnary(Op.SIN, this);
     }
 
-    /** @return max(this, 0), as where(0 &lt; this, this, 0): the gradient at 0 is 0 */
+    /** @return cos x, as 1 − 2sin²(x/2) (accurate for large x too) */
+    public Tensor cos() {
+        return Elementwise.cos(this);
+    }
+
+    /** @return erf x, Cody's rational approximations (double precision) */
+    public Tensor erf() {
+        return SpecialFunctions.erf(this);
+    }
+
+    /**
+     * @param min the lower bound
+     * @param max the upper bound
+     * @return this clamped to [min, max]; NaN stays NaN; gradient 1 inside, 0 outside
+     */
+    public Tensor clamp(double min, double max) {
+        return Elementwise.clamp(this, min, max);
+    }
+
+    /**
+     * @param min the lower bound
+     * @return max(this, min), PyTorch's clamp(min=...)
+     */
+    public Tensor clampMin(double min) {
+        return Elementwise.clamp(this, min, null);
+    }
+
+    /**
+     * @param max the upper bound
+     * @return min(this, max), PyTorch's clamp(max=...)
+     */
+    public Tensor clampMax(double max) {
+        return Elementwise.clamp(this, null, max);
+    }
+
+    // =================================================================== activations (stable)
+
+    /** @return max(x, 0); NaN stays NaN; gradient 0 at 0 */
     public Tensor relu() {
-        return zerosLike().lt(this).where(this, zerosLike());
+        return Activations.relu(this);
     }
 
-    /** @return 1 / (1 + e^−this) */
+    /**
+     * @param negativeSlope the slope below 0
+     * @return x for x &gt; 0, negativeSlope·x otherwise
+     */
+    public Tensor leakyRelu(double negativeSlope) {
+        return Activations.leakyRelu(this, negativeSlope);
+    }
+
+    /**
+     * @param alpha the scale of the negative part
+     * @return x for x &gt; 0, α(eˣ − 1) otherwise
+     */
+    public Tensor elu(double alpha) {
+        return Activations.elu(this, alpha);
+    }
+
+    /** @return 1/(1 + e⁻ˣ), finite with a finite gradient for every finite x */
     public Tensor sigmoid() {
-        return neg().exp().add(1.0).reciprocal();
+        return Activations.sigmoid(this);
     }
 
-    /** @return tanh this, as 2·sigmoid(2·this) − 1 */
+    /** @return tanh x, accurate near 0 and saturating without NaN */
     public Tensor tanh() {
-        return mul(2.0).sigmoid().mul(2.0).sub(1.0);
+        return Activations.tanh(this);
     }
 
-    /**
-     * @param other broadcast
-     * @return elementwise max (NaN if either is NaN)
-     */
-    public Tensor maximum(Tensor other) {
-        return binary(Op.MAX, other);
+    /** @return ln(1 + eˣ) without overflow */
+    public Tensor softplus() {
+        return Activations.softplus(this);
     }
 
-    /**
-     * @param other broadcast
-     * @return elementwise min, as −max(−this, −other)
-     */
-    public Tensor minimum(Tensor other) {
-        return neg().maximum(other.neg()).neg();
+    /** @return x·sigmoid(x) (SiLU, swish) */
+    public Tensor silu() {
+        return Activations.silu(this);
     }
 
+    /** @return x·Φ(x), the exact GELU (Φ by erfc, accurate in the tails) */
+    public Tensor gelu() {
+        return Activations.gelu(this);
+    }
+
+    /** @return PyTorch's GELU with {@code approximate="tanh"} */
+    public Tensor geluTanh() {
+        return Activations.geluTanh(this);
+    }
+
+    // =================================================================== comparisons and logic (bool results)
+
     /**
-     * @param other broadcast
-     * @return 1 where this &lt; other, else 0
+     * @param other broadcast against this
+     * @return this &lt; other (false where either is NaN)
      */
     public Tensor lt(Tensor other) {
-        return binary(Op.CMPLT, other);
+        return Elementwise.lt(this, Arguments.notNull(other, "other"));
     }
 
     /**
-     * @param other broadcast
-     * @return 1 where this &gt; other, else 0
-     */
-    public Tensor gt(Tensor other) {
-        return other.binary(Op.CMPLT, this);
-    }
-
-    /**
-     * @param other broadcast
-     * @return 1 where this ≤ other, else 0 (0 where either is NaN)
-     */
-    public Tensor le(Tensor other) {
-        return lt(other).maximum(eq(other));
-    }
-
-    /**
-     * @param other broadcast
-     * @return 1 where this ≥ other, else 0 (0 where either is NaN)
-     */
-    public Tensor ge(Tensor other) {
-        return gt(other).maximum(eq(other));
-    }
-
-    /**
-     * @param other broadcast
-     * @return 1 where this = other, else 0
-     */
-    public Tensor eq(Tensor other) {
-        return binary(Op.CMPEQ, other);
-    }
-
-    /**
-     * @param other broadcast
-     * @return 1 where this ≠ other, else 0
-     */
-    public Tensor ne(Tensor other) {
-        return eq(other).eq(full(0.0, DType.BOOL));
-    }
-
-    /**
-     * @param value a constant
-     * @return 1 where this &lt; value
+     * @param value a number
+     * @return this &lt; value
      */
     public Tensor lt(double value) {
-        return lt(constant(value));
+        return Elementwise.lt(this, Ops.scalarFor(this, value));
     }
 
     /**
-     * @param value a constant
-     * @return 1 where this &gt; value
+     * @param other broadcast against this
+     * @return this ≤ other
+     */
+    public Tensor le(Tensor other) {
+        return Elementwise.le(this, Arguments.notNull(other, "other"));
+    }
+
+    /**
+     * @param value a number
+     * @return this ≤ value
+     */
+    public Tensor le(double value) {
+        return Elementwise.le(this, Ops.scalarFor(this, value));
+    }
+
+    /**
+     * @param other broadcast against this
+     * @return this &gt; other
+     */
+    public Tensor gt(Tensor other) {
+        return Elementwise.gt(this, Arguments.notNull(other, "other"));
+    }
+
+    /**
+     * @param value a number
+     * @return this &gt; value
      */
     public Tensor gt(double value) {
-        return gt(constant(value));
+        return Elementwise.gt(this, Ops.scalarFor(this, value));
     }
 
     /**
-     * Selects elementwise: this tensor is the condition (non-zero means true).
-     *
-     * @param whenTrue values where the condition holds, broadcast
-     * @param whenFalse values elsewhere, broadcast
-     * @return the selection
+     * @param other broadcast against this
+     * @return this ≥ other
      */
-    public Tensor where(Tensor whenTrue, Tensor whenFalse) {
-        DType type = whenTrue.dtype().promote(whenFalse.dtype());
-        int[] shape = broadcastShapes("where", broadcastShapes("where", shape(), whenTrue.shape()), whenFalse.shape());
-        return make(Op.WHERE, type, shape, null, cast(DType.BOOL).broadcastTo(shape), whenTrue.cast(type).broadcastTo(shape),
-                whenFalse.cast(type).broadcastTo(shape));
+    public Tensor ge(Tensor other) {
+        return Elementwise.ge(this, Arguments.notNull(other, "other"));
     }
 
     /**
-     * @param dtype the target type
-     * @return this tensor rounded to the type (itself if it already has it)
+     * @param value a number
+     * @return this ≥ value
+     */
+    public Tensor ge(double value) {
+        return Elementwise.ge(this, Ops.scalarFor(this, value));
+    }
+
+    /**
+     * @param other broadcast against this
+     * @return this = other
+     */
+    public Tensor eq(Tensor other) {
+        return Elementwise.eq(this, Arguments.notNull(other, "other"));
+    }
+
+    /**
+     * @param value a number
+     * @return this = value
+     */
+    public Tensor eq(double value) {
+        return Elementwise.eq(this, Ops.scalarFor(this, value));
+    }
+
+    /**
+     * @param other broadcast against this
+     * @return this ≠ other (true where either is NaN)
+     */
+    public Tensor ne(Tensor other) {
+        return Elementwise.ne(this, Arguments.notNull(other, "other"));
+    }
+
+    /**
+     * @param value a number
+     * @return this ≠ value
+     */
+    public Tensor ne(double value) {
+        return Elementwise.ne(this, Ops.scalarFor(this, value));
+    }
+
+    /** @return whether each element is NaN */
+    public Tensor isNaN() {
+        return Elementwise.isNaN(this);
+    }
+
+    /** @return not this (as bool) */
+    public Tensor logicalNot() {
+        return Elementwise.logicalNot(this);
+    }
+
+    /**
+     * @param other broadcast against this
+     * @return this and other (as bool)
+     */
+    public Tensor logicalAnd(Tensor other) {
+        return Elementwise.logicalAnd(this, Arguments.notNull(other, "other"));
+    }
+
+    /**
+     * @param other broadcast against this
+     * @return this or other (as bool)
+     */
+    public Tensor logicalOr(Tensor other) {
+        return Elementwise.logicalOr(this, Arguments.notNull(other, "other"));
+    }
+
+    /**
+     * Selects elementwise, PyTorch's {@code torch.where}; the three broadcast together. The branch
+     * not selected gets no gradient.
+     *
+     * @param condition where to take {@code whenTrue} (a non-bool condition means "≠ 0")
+     * @param whenTrue values where the condition holds
+     * @param whenFalse values elsewhere
+     * @return the selection, of the promoted type of the two branches
+     */
+    public static Tensor where(Tensor condition, Tensor whenTrue, Tensor whenFalse) {
+        return Elementwise.where(Arguments.notNull(condition, "condition"), Arguments.notNull(whenTrue, "whenTrue"),
+                Arguments.notNull(whenFalse, "whenFalse"));
+    }
+
+    /**
+     * @param dtype the target type (to int32: truncation toward zero; to bool: ≠ 0)
+     * @return this tensor in that type (itself if it already has it)
      */
     public Tensor cast(DType dtype) {
-        return dtype == dtype() ? this : make(Op.CAST, dtype, shape(), null, this);
+        return Ops.cast(this, Arguments.notNull(dtype, "dtype"));
     }
 
     // =================================================================== reductions
 
-    /** @return the sum of all elements, a scalar */
+    /** @return the sum of all elements, a scalar (bool counts in int32) */
     public Tensor sum() {
-        return reduce(Reduction.SUM, allAxes(), false);
+        return Reductions.reduce(this, Reduction.SUM, Ops.allAxes(this), false);
     }
 
     /**
      * @param axes the summed dimensions (negative from the end)
-     * @return the sum over them, dimensions removed
+     * @return the sum over them, those dimensions removed
      */
     public Tensor sum(int... axes) {
-        return reduce(Reduction.SUM, axes, false);
+        return Reductions.reduce(this, Reduction.SUM, axes, false);
     }
 
-    /** @return the mean of all elements */
+    /**
+     * @param axes the summed dimensions
+     * @param keepDim keep them as length 1
+     * @return the sum over them
+     */
+    public Tensor sum(int[] axes, boolean keepDim) {
+        return Reductions.reduce(this, Reduction.SUM, axes, keepDim);
+    }
+
+    /** @return the mean of all elements (NaN if there are none) */
     public Tensor mean() {
-        return reduce(Reduction.MEAN, allAxes(), false);
+        return Reductions.reduce(this, Reduction.MEAN, Ops.allAxes(this), false);
     }
 
     /**
      * @param axes the dimensions
-     * @return the mean over them, dimensions removed
+     * @return the mean over them, those dimensions removed
      */
     public Tensor mean(int... axes) {
-        return reduce(Reduction.MEAN, axes, false);
-    }
-
-    /** @return the largest element */
-    public Tensor max() {
-        return reduce(Reduction.MAX, allAxes(), false);
+        return Reductions.reduce(this, Reduction.MEAN, axes, false);
     }
 
     /**
      * @param axes the dimensions
-     * @return the max over them, dimensions removed
+     * @param keepDim keep them as length 1
+     * @return the mean over them
+     */
+    public Tensor mean(int[] axes, boolean keepDim) {
+        return Reductions.reduce(this, Reduction.MEAN, axes, keepDim);
+    }
+
+    /** @return the largest element (NaN if any is NaN) */
+    public Tensor max() {
+        return Reductions.reduce(this, Reduction.MAX, Ops.allAxes(this), false);
+    }
+
+    /**
+     * @param axes the dimensions, none of length 0
+     * @return the maximum over them (PyTorch's amax), those dimensions removed
      */
     public Tensor max(int... axes) {
-        return reduce(Reduction.MAX, axes, false);
+        return Reductions.reduce(this, Reduction.MAX, axes, false);
+    }
+
+    /**
+     * @param axes the dimensions
+     * @param keepDim keep them as length 1
+     * @return the maximum over them; ties share the gradient
+     */
+    public Tensor max(int[] axes, boolean keepDim) {
+        return Reductions.reduce(this, Reduction.MAX, axes, keepDim);
     }
 
     /** @return the smallest element */
     public Tensor min() {
-        return reduce(Reduction.MIN, allAxes(), false);
+        return Reductions.reduce(this, Reduction.MIN, Ops.allAxes(this), false);
+    }
+
+    /**
+     * @param axes the dimensions, none of length 0
+     * @return the minimum over them, those dimensions removed
+     */
+    public Tensor min(int... axes) {
+        return Reductions.reduce(this, Reduction.MIN, axes, false);
     }
 
     /**
      * @param axes the dimensions
-     * @return the min over them, dimensions removed
+     * @param keepDim keep them as length 1
+     * @return the minimum over them
      */
-    public Tensor min(int... axes) {
-        return reduce(Reduction.MIN, axes, false);
+    public Tensor min(int[] axes, boolean keepDim) {
+        return Reductions.reduce(this, Reduction.MIN, axes, keepDim);
     }
 
     /** @return the product of all elements */
     public Tensor prod() {
-        return reduce(Reduction.PROD, allAxes(), false);
+        return Reductions.reduce(this, Reduction.PROD, Ops.allAxes(this), false);
     }
 
     /**
      * @param axes the dimensions
-     * @return the product over them, dimensions removed
+     * @return the product over them, those dimensions removed (exact gradient with zeros)
      */
     public Tensor prod(int... axes) {
-        return reduce(Reduction.PROD, axes, false);
+        return Reductions.reduce(this, Reduction.PROD, axes, false);
     }
 
     /**
@@ -643,104 +886,139 @@ public final class Tensor {
      *
      * @param reduction how to combine
      * @param axes the reduced dimensions, negative from the end; repeats are an error
-     * @param keepDims keep the reduced dimensions as length 1 (true) or remove them (false)
+     * @param keepDim keep the reduced dimensions as length 1 (true) or remove them (false)
      * @return the reduced tensor
      */
-    public Tensor reduce(Reduction reduction, int[] axes, boolean keepDims) {
-        int[] sorted = normalizeAxes(axes, "reduce");
-        Tensor kept = switch (reduction) {
-            case SUM -> reducePrimitive(Op.SUM, sorted);
-            case PROD -> reducePrimitive(Op.PROD, sorted);
-            case MAX -> reducePrimitive(Op.REDUCE_MAX, sorted);
-            case MIN -> neg().reducePrimitive(Op.REDUCE_MAX, sorted).neg();
-            case MEAN -> {
-                long count = 1;
-                for (int axis : sorted) {
-                    count *= length(axis);
-                }
-                yield reducePrimitive(Op.SUM, sorted).mul(count == 0 ? Double.NaN : 1.0 / count);
+    public Tensor reduce(Reduction reduction, int[] axes, boolean keepDim) {
+        return Reductions.reduce(this, reduction, axes, keepDim);
+    }
+
+    /**
+     * Σ(x − mean)² / (n − correction) over the axes, two-pass (no cancellation).
+     *
+     * @param axes the dimensions
+     * @param correction 1 for the unbiased estimate (PyTorch's default), 0 for the population variance
+     * @param keepDim keep the dimensions as length 1
+     * @return the variance
+     */
+    public Tensor var(int[] axes, double correction, boolean keepDim) {
+        return Reductions.variance(this, axes, correction, keepDim);
+    }
+
+    /**
+     * @param axes the dimensions
+     * @param correction as for {@link #var}
+     * @param keepDim keep the dimensions as length 1
+     * @return the standard deviation, √var
+     */
+    public Tensor std(int[] axes, double correction, boolean keepDim) {
+        return Reductions.variance(this, axes, correction, keepDim).sqrt();
+    }
+
+    /**
+     * ln Σ eˣ over the axes, stable for huge values (a slice of −∞ gives −∞).
+     *
+     * @param axes the dimensions
+     * @param keepDim keep them as length 1
+     * @return the log-sum-exp
+     */
+    public Tensor logSumExp(int[] axes, boolean keepDim) {
+        return Reductions.logSumExp(this, axes, keepDim);
+    }
+
+    /**
+     * @param axis the dimension
+     * @return e^x / Σ e^x along it, stable for huge logits; gradients finite
+     */
+    public Tensor softmax(int axis) {
+        return Reductions.softmax(this, axis);
+    }
+
+    /**
+     * @param axis the dimension
+     * @return x − ln Σ eˣ along it, without forming the softmax
+     */
+    public Tensor logSoftmax(int axis) {
+        return Reductions.logSoftmax(this, axis);
+    }
+
+    /**
+     * @param axis the dimension, not of length 0
+     * @param keepDim keep it as length 1
+     * @return the int32 index of the largest element along it, the first on ties; NaN counts as largest
+     */
+    public Tensor argmax(int axis, boolean keepDim) {
+        return Reductions.argExtreme(this, axis, keepDim, true);
+    }
+
+    /** @return the int32 index of the largest element of the flattened tensor */
+    public Tensor argmax() {
+        return Reductions.argExtreme(reshape(-1), 0, false, true);
+    }
+
+    /**
+     * @param axis the dimension, not of length 0
+     * @param keepDim keep it as length 1
+     * @return the int32 index of the smallest element along it, the first on ties
+     */
+    public Tensor argmin(int axis, boolean keepDim) {
+        return Reductions.argExtreme(this, axis, keepDim, false);
+    }
+
+    /** @return the int32 index of the smallest element of the flattened tensor */
+    public Tensor argmin() {
+        return Reductions.argExtreme(reshape(-1), 0, false, false);
+    }
+
+    /**
+     * One-hot encoding of an int32 tensor of class indices: shape [..., numClasses], int32. The
+     * indices are read (a synchronisation point) to check that they lie in [0, numClasses).
+     *
+     * @param numClasses the number of classes
+     * @return the encoding
+     * @throws EinopsException if an index is out of range
+     */
+    public Tensor oneHot(int numClasses) {
+        if (numClasses < 0) {
+            throw Ops.error(this, "one_hot", "num_classes must not be negative, got " + numClasses);
+        }
+        checkIndices(numClasses, "one_hot");
+        return Elementwise.eq(unsqueeze(-1), arange(numClasses)).cast(DType.INT32);
+    }
+
+    /**
+     * Checks an int32 tensor of indices against a bound, PyTorch's index check: reads the values
+     * (a synchronisation point), so a bad label fails at the call that uses it, not as a wrong loss.
+     *
+     * @param bound the number of valid indices: each must lie in [0, bound)
+     * @param operation the operation, for the message
+     * @return this tensor
+     * @throws EinopsException if the type is not int32 or an index is out of range
+     */
+    public Tensor checkIndices(int bound, String operation) {
+        Arguments.notNull(operation, "operation");
+        if (dtype() != DType.INT32) {
+            throw new EinopsException(operation + " needs int32 indices, got " + dtype().numpyName());
+        }
+        for (int index : toIntArray()) {
+            if (index < 0 || index >= bound) {
+                throw new EinopsException(operation + ": index " + index + " is out of range [0, " + bound + ")");
             }
-        };
-        if (keepDims) {
-            return kept;
         }
-        int[] shape = shape();
-        int[] remaining = java.util.stream.IntStream.range(0, shape.length)
-                .filter(k -> Arrays.binarySearch(sorted, k) < 0).map(k -> shape[k]).toArray();
-        return kept.reshape(remaining);
+        return this;
     }
 
-    /**
-     * Low-level: a REDUCE primitive, reduced axes kept as length 1.
-     *
-     * @param op SUM, REDUCE_MAX or PROD
-     * @param axes ascending dimension indices
-     * @return the reduced tensor
-     */
-    public Tensor reducePrimitive(Op op, int[] axes) {
-        if (axes.length == 0) {
-            return this;
-        }
-        int[] shape = shape();
-        for (int axis : axes) {
-            shape[axis] = 1;
-        }
-        return make(op, dtype(), shape, new AxesArgument(axes.clone()), this);
-    }
+    // =================================================================== movement (views)
 
     /**
-     * Low-level: CONTRACT, the sum over the given axes of this · other (same shapes, no
-     * broadcasting), those axes kept as length 1.
+     * Same elements in row-major order, new shape; one length may be −1 (inferred). A view when the
+     * layout allows, a copy otherwise.
      *
-     * @param other the other factor, same shape
-     * @param axes ascending dimension indices
-     * @return the contraction
-     */
-    public Tensor contract(Tensor other, int[] axes) {
-        if (!Arrays.equals(shape(), other.shape())) {
-            throw new ShapeException("contract", List.of(toLong(shape()), toLong(other.shape())),
-                    "CONTRACT needs operands of one shape");
-        }
-        DType type = dtype().promote(other.dtype());
-        int[] shape = shape();
-        for (int axis : axes) {
-            shape[axis] = 1;
-        }
-        return make(Op.CONTRACT, type, shape, new AxesArgument(axes.clone()), cast(type), other.cast(type));
-    }
-
-    // =================================================================== movement
-
-    /**
-     * Same elements in row-major order, new shape; one length may be −1 (inferred). A view when
-     * the layout allows it, a copy otherwise.
-     *
-     * @param shape the new shape
+     * @param shape the new shape, as many elements
      * @return the reshaped tensor
      */
     public Tensor reshape(int... shape) {
-        int[] target = shape.clone();
-        int inferred = -1;
-        long known = 1;
-        for (int k = 0; k < target.length; k++) {
-            if (target[k] == -1 && inferred < 0) {
-                inferred = k;
-            } else if (target[k] < 0) {
-                throw shapeError("reshape", "invalid target shape " + Arrays.toString(shape));
-            } else {
-                known *= target[k];
-            }
-        }
-        if (inferred >= 0) {
-            if (known == 0 || size() % known != 0) {
-                throw shapeError("reshape", "cannot reshape " + Arrays.toString(shape()) + " to " + Arrays.toString(shape));
-            }
-            target[inferred] = (int) (size() / known);
-        } else if (known != size()) {
-            throw shapeError("reshape", "cannot reshape " + Arrays.toString(shape()) + " (" + size() + " elements) to "
-                    + Arrays.toString(shape) + " (" + known + " elements)");
-        }
-        return Arrays.equals(target, shape()) ? this : make(Op.RESHAPE, dtype(), target, null, this);
+        return Movement.reshape(this, shape);
     }
 
     /**
@@ -748,108 +1026,50 @@ public final class Tensor {
      * @return the permuted tensor (a view)
      */
     public Tensor permute(int... order) {
-        int rank = rank();
-        boolean[] seen = new boolean[rank];
-        if (order.length != rank) {
-            throw shapeError("permute", "permutation " + Arrays.toString(order) + " has " + order.length
-                    + " entries for " + rank + " dimensions");
-        }
-        int[] normalized = new int[rank];
-        boolean identity = true;
-        for (int k = 0; k < rank; k++) {
-            normalized[k] = axis(order[k]);
-            if (seen[normalized[k]]) {
-                throw shapeError("permute", "permutation " + Arrays.toString(order) + " repeats dimension " + order[k]);
-            }
-            seen[normalized[k]] = true;
-            identity &= normalized[k] == k;
-        }
-        if (identity) {
-            return this;
-        }
-        int[] shape = new int[rank];
-        for (int k = 0; k < rank; k++) {
-            shape[k] = length(normalized[k]);
-        }
-        return make(Op.PERMUTE, dtype(), shape, new PermuteArgument(normalized), this);
+        return Movement.permute(this, order);
     }
 
     /**
      * @param first a dimension
      * @param second another dimension
-     * @return the tensor with the two dimensions swapped
+     * @return the tensor with the two swapped (a view)
      */
     public Tensor transpose(int first, int second) {
-        int[] order = java.util.stream.IntStream.range(0, rank()).toArray();
-        order[axis(first)] = axis(second);
-        order[axis(second)] = axis(first);
-        return permute(order);
+        return Movement.transpose(this, first, second);
     }
 
     /**
-     * numpy's broadcast_to: leading dimensions are added, length-1 dimensions stretched (a view
-     * with zero strides).
+     * numpy's broadcast_to: leading dimensions added, length-1 dimensions stretched (zero strides).
      *
      * @param shape the target shape
      * @return the broadcast tensor
      */
     public Tensor expand(int... shape) {
-        int[] target = broadcastShapes("expand", shape(), shape);
-        if (!Arrays.equals(target, shape)) {
-            throw shapeError("expand", "cannot expand " + Arrays.toString(shape()) + " to " + Arrays.toString(shape));
-        }
-        return broadcastTo(target);
+        return Movement.expand(this, shape);
     }
 
     /**
      * @param before elements added before each dimension
      * @param after elements added after each dimension
      * @param value the value of the added elements
-     * @return the padded tensor
+     * @return the padded tensor (a masked view)
      */
     public Tensor pad(int[] before, int[] after, double value) {
-        if (before.length != rank() || after.length != rank()) {
-            throw shapeError("pad", "pad widths need one entry per dimension");
-        }
-        int[] shape = shape();
-        boolean any = false;
-        for (int k = 0; k < shape.length; k++) {
-            if (before[k] < 0 || after[k] < 0) {
-                throw shapeError("pad", "pad widths must not be negative");
-            }
-            shape[k] += before[k] + after[k];
-            any |= before[k] + after[k] > 0;
-        }
-        return any ? make(Op.PAD, dtype(), shape, new PadArgument(before.clone(), after.clone(), value), this) : this;
+        return Movement.pad(this, before, after, value);
     }
 
     /**
-     * The box {@code [starts[k], ends[k])} of every dimension (a view).
-     *
      * @param starts first index per dimension
      * @param ends one past the last index per dimension
-     * @return the sub-tensor
+     * @return the box [starts, ends) (a view)
      */
     public Tensor shrink(int[] starts, int[] ends) {
-        int[] shape = shape();
-        if (starts.length != shape.length || ends.length != shape.length) {
-            throw shapeError("shrink", "bounds need one entry per dimension");
-        }
-        int[] lengths = new int[shape.length];
-        for (int k = 0; k < shape.length; k++) {
-            if (starts[k] < 0 || ends[k] > shape[k] || starts[k] > ends[k]) {
-                throw shapeError("shrink", "bounds [" + starts[k] + ", " + ends[k] + ") do not fit dimension " + k
-                        + " of length " + shape[k]);
-            }
-            lengths[k] = ends[k] - starts[k];
-        }
-        return Arrays.equals(lengths, shape) ? this
-                : make(Op.SHRINK, dtype(), lengths, new ShrinkArgument(starts.clone(), ends.clone()), this);
+        return Movement.shrink(this, starts, ends);
     }
 
     /**
-     * Python's {@code x[..., start:end, ...]} on one dimension; negative indices count from the
-     * end and out-of-range bounds are clamped.
+     * Python's {@code x[..., start:end, ...]} on one dimension: negative indices count from the
+     * end, out-of-range bounds are clamped.
      *
      * @param axis the dimension
      * @param start first index
@@ -857,15 +1077,7 @@ public final class Tensor {
      * @return the slice (a view)
      */
     public Tensor slice(int axis, int start, int end) {
-        int dimension = axis(axis);
-        int length = length(dimension);
-        int from = Math.max(0, Math.min(length, start < 0 ? start + length : start));
-        int to = Math.max(from, Math.min(length, end < 0 ? end + length : end));
-        int[] starts = new int[rank()];
-        int[] ends = shape();
-        starts[dimension] = from;
-        ends[dimension] = to;
-        return shrink(starts, ends);
+        return Movement.slice(this, axis, start, end);
     }
 
     /**
@@ -873,24 +1085,15 @@ public final class Tensor {
      * @return the flipped tensor (a view)
      */
     public Tensor flip(int... axes) {
-        int[] sorted = normalizeAxes(axes, "flip");
-        return sorted.length == 0 ? this : make(Op.FLIP, dtype(), shape(), new AxesArgument(sorted), this);
+        return Movement.flip(this, axes);
     }
 
     /**
-     * @param axis where the new dimension goes (0..rank)
+     * @param axis where the new dimension goes (0..rank, negative from the end)
      * @return the tensor with a length-1 dimension inserted
      */
     public Tensor unsqueeze(int axis) {
-        int position = axis < 0 ? axis + rank() + 1 : axis;
-        if (position < 0 || position > rank()) {
-            throw shapeError("unsqueeze", "axis " + axis + " out of range for " + rank() + " dimensions");
-        }
-        int[] shape = new int[rank() + 1];
-        for (int k = 0, j = 0; k < shape.length; k++) {
-            shape[k] = k == position ? 1 : length(j++);
-        }
-        return reshape(shape);
+        return Movement.unsqueeze(this, axis);
     }
 
     /**
@@ -898,59 +1101,52 @@ public final class Tensor {
      * @return the tensor without it
      */
     public Tensor squeeze(int axis) {
-        int dimension = axis(axis);
-        if (length(dimension) != 1) {
-            throw shapeError("squeeze", "dimension " + axis + " has length " + length(dimension) + ", not 1");
-        }
-        int[] shape = shape();
-        int[] smaller = java.util.stream.IntStream.range(0, shape.length).filter(k -> k != dimension).map(k -> shape[k]).toArray();
-        return reshape(smaller);
+        return Movement.squeeze(this, axis);
+    }
+
+    /** @return the tensor without its length-1 dimensions */
+    public Tensor squeeze() {
+        return Movement.squeezeAll(this);
     }
 
     /**
-     * Joins tensors along an existing dimension; all other lengths must agree. Built from PAD and
-     * ADD, so gradients flow back as SHRINK.
+     * @param first the first dimension merged
+     * @param last the last dimension merged (inclusive)
+     * @return the tensor with dimensions first..last merged into one
+     */
+    public Tensor flatten(int first, int last) {
+        return Movement.flatten(this, first, last);
+    }
+
+    /** @return the tensor as one dimension */
+    public Tensor flatten() {
+        return Movement.flatten(this, 0, -1);
+    }
+
+    /**
+     * Joins tensors along an existing dimension; all other lengths must agree. Gradients flow back
+     * to each part.
      *
      * @param axis the dimension
      * @param parts the tensors, at least one
      * @return the joined tensor
      */
     public static Tensor concat(int axis, Tensor... parts) {
-        if (parts.length == 0) {
-            throw new EinopsException("concat needs at least one tensor");
-        }
-        int dimension = parts[0].axis(axis);
-        int total = 0;
-        for (Tensor part : parts) {
-            int[] expected = parts[0].shape();
-            int[] actual = part.shape();
-            expected[dimension] = actual.length == expected.length ? actual[dimension] : -1;
-            if (!Arrays.equals(expected, actual)) {
-                throw new ShapeException("concat", Arrays.stream(parts).map(p -> toLong(p.shape())).toList(),
-                        "tensors differ outside dimension " + axis);
-            }
-            total += part.length(dimension);
-        }
-        if (parts.length == 1) {
-            return parts[0];
-        }
-        Tensor result = null;
-        int offset = 0;
-        for (Tensor part : parts) {
-            int[] before = new int[part.rank()];
-            int[] after = new int[part.rank()];
-            before[dimension] = offset;
-            after[dimension] = total - offset - part.length(dimension);
-            offset += part.length(dimension);
-            Tensor placed = part.pad(before, after, -0.0); // x + (−0) is x for every x, −0 included
-            result = result == null ? placed : result.add(placed);
-        }
-        return result;
+        return Movement.concat(axis, parts);
     }
 
-    /** @return the same values laid out compactly in row-major order (no copy is made if they already are) */
+    /**
+     * @param axis where the new dimension goes
+     * @param parts tensors of one shape, at least one
+     * @return the tensors joined along a new dimension
+     */
+    public static Tensor stack(int axis, Tensor... parts) {
+        return Movement.stack(axis, parts);
+    }
+
+    /** @return the same values laid out compactly in row-major order (no copy if they already are) */
     public Tensor contiguous() {
-        return make(Op.CONTIGUOUS, dtype(), shape(), null, this);
+        return Ops.unary(Op.CONTIGUOUS, this);
     }
 
     /** @return the same values, cut off from gradient computation */
@@ -961,8 +1157,7 @@ public final class Tensor {
     // =================================================================== einops
 
     /**
-     * einops' rearrange: reorder, split and merge axes; the result is a view whenever strides can
-     * express it. {@code x.rearrange("b c h w -> b h w c")},
+     * einops' rearrange: reorder, split and merge axes; a view whenever strides can express it.
      * {@code x.rearrange("b (h w) c -> b h w c", Axes.of("h", 4))}.
      *
      * @param pattern {@code left -> right}, the same names on both sides
@@ -970,7 +1165,7 @@ public final class Tensor {
      * @return the rearranged tensor
      */
     public Tensor rearrange(String pattern, Axes axes) {
-        return applyPlan(ArrowLowering.plan(Operation.REARRANGE, pattern, axes.asMap(), shape()).steps(), Reduction.SUM);
+        return Patterns.rearrange(this, pattern, axes);
     }
 
     /**
@@ -978,11 +1173,11 @@ public final class Tensor {
      * @return the rearranged tensor (see {@link #rearrange(String, Axes)})
      */
     public Tensor rearrange(String pattern) {
-        return rearrange(pattern, Axes.none());
+        return Patterns.rearrange(this, pattern, Axes.none());
     }
 
     /**
-     * einops' reduce: the axes missing on the right are reduced.
+     * einops' reduce: axes missing on the right are reduced.
      * {@code x.reduce("b c (h 2) (w 2) -> b c h w", Reduction.MAX)} is 2×2 max pooling.
      *
      * @param pattern {@code left -> right}, right's names a subset of left's
@@ -991,7 +1186,7 @@ public final class Tensor {
      * @return the reduced tensor
      */
     public Tensor reduce(String pattern, Reduction reduction, Axes axes) {
-        return applyPlan(ArrowLowering.plan(Operation.REDUCE, pattern, axes.asMap(), shape()).steps(), reduction);
+        return Patterns.reduce(this, pattern, reduction, axes);
     }
 
     /**
@@ -1000,7 +1195,7 @@ public final class Tensor {
      * @return the reduced tensor
      */
     public Tensor reduce(String pattern, Reduction reduction) {
-        return reduce(pattern, reduction, Axes.none());
+        return Patterns.reduce(this, pattern, reduction, Axes.none());
     }
 
     /**
@@ -1009,7 +1204,8 @@ public final class Tensor {
      * @return the reduced tensor
      */
     public Tensor reduce(String pattern, String reduction) {
-        return reduce(pattern, Reduction.of(reduction), Axes.none());
+        Arguments.notNull(pattern, "pattern");
+        return Patterns.reduce(this, pattern, Reduction.of(Arguments.notNull(reduction, "reduction")), Axes.none());
     }
 
     /**
@@ -1019,19 +1215,21 @@ public final class Tensor {
      * @return the reduced tensor
      */
     public Tensor reduce(String pattern, String reduction, Axes axes) {
-        return reduce(pattern, Reduction.of(reduction), axes);
+        Arguments.notNull(pattern, "pattern");
+        Arguments.notNull(axes, "axes");
+        return Patterns.reduce(this, pattern, Reduction.of(Arguments.notNull(reduction, "reduction")), axes);
     }
 
     /**
-     * einops' repeat: axes new on the right are repeated (a zero-stride view until something
-     * needs it compact). {@code x.repeat("h w -> h w c", Axes.of("c", 3))}.
+     * einops' repeat: axes new on the right are repeated (a zero-stride view until something needs
+     * it compact). {@code x.repeat("h w -> h w c", Axes.of("c", 3))}.
      *
      * @param pattern {@code left -> right}, left's names a subset of right's
      * @param axes the lengths of the new axes (anonymous ones need none)
      * @return the repeated tensor
      */
     public Tensor repeat(String pattern, Axes axes) {
-        return applyPlan(ArrowLowering.plan(Operation.REPEAT, pattern, axes.asMap(), shape()).steps(), Reduction.SUM);
+        return Patterns.repeat(this, pattern, axes);
     }
 
     /**
@@ -1039,73 +1237,13 @@ public final class Tensor {
      * @return the repeated tensor
      */
     public Tensor repeat(String pattern) {
-        return repeat(pattern, Axes.none());
+        return Patterns.repeat(this, pattern, Axes.none());
     }
 
     /**
-     * Applies the IR steps of a lowering plan.
+     * einops' parse_shape: {@code x.parseShape("b _ h w")} gives {b=.., h=.., w=..}.
      *
-     * @param steps the steps
-     * @param reduction what a Reduce step does
-     * @return the result
-     */
-    Tensor applyPlan(List<Step> steps, Reduction reduction) {
-        Tensor result = this;
-        for (Step step : steps) {
-            result = result.apply(step, reduction);
-        }
-        return result;
-    }
-
-    private Tensor apply(Step step, Reduction reduction) {
-        if (step instanceof Step.Reshape reshape) {
-            return reshape(reshape.shape());
-        }
-        if (step instanceof Step.Permute permute) {
-            return make(Op.PERMUTE, dtype(), permute.shape(), new PermuteArgument(permute.order()), this);
-        }
-        if (step instanceof Step.Expand expand) {
-            return broadcastTo(expand.shape());
-        }
-        if (step instanceof Step.Reduce reduce) {
-            return reduce(reduction, reduce.axes(), false);
-        }
-        Step.Diagonal diagonal = (Step.Diagonal) step;
-        return takeDiagonal(diagonal.first(), diagonal.second());
-    }
-
-    /** Element (.., i, ..) = this(.., i, .., i, ..): a CONTRACT with the identity over the second axis. */
-    private Tensor takeDiagonal(int first, int second) {
-        int rank = rank();
-        int[] order = new int[rank];
-        int next = 0;
-        for (int k = 0; k < rank; k++) {
-            if (k != first && k != second) {
-                order[next++] = k;
-            }
-        }
-        order[rank - 2] = first;
-        order[rank - 1] = second;
-        Tensor moved = permute(order);
-        int length = length(first);
-        if (length(second) != length) {
-            throw shapeError("einsum", "a diagonal needs equal lengths, got " + length + " and " + length(second));
-        }
-        Tensor identity = eye(length, dtype()).broadcastTo(moved.shape());
-        Tensor contracted = moved.contract(identity, new int[] {rank - 1});
-        int[] shape = contracted.shape();
-        Tensor diagonal = contracted.reshape(Arrays.copyOf(shape, rank - 1));
-        int[] back = new int[rank - 1];
-        for (int k = 0, j = 0; k < rank - 1; k++) {
-            back[k] = k == first ? rank - 2 : j++;
-        }
-        return diagonal.permute(back);
-    }
-
-    /**
-     * einops' parse_shape: axis lengths by name; {@code _} skips an axis, {@code ...} any number.
-     *
-     * @param pattern names, {@code _} and at most one {@code ...}
+     * @param pattern names, {@code _}, lengths (checked) and at most one {@code ...}
      * @return lengths by name, in pattern order
      */
     public Map<String, Integer> parseShape(String pattern) {
@@ -1115,7 +1253,7 @@ public final class Tensor {
     // =================================================================== data
 
     /**
-     * Computes this tensor now (and keeps the result); later reads are copies from the result.
+     * Computes this tensor now and keeps the result; later reads copy from it.
      *
      * @return this tensor
      */
@@ -1130,12 +1268,13 @@ public final class Tensor {
      * @param tensors the tensors
      */
     public static void realizeAll(Tensor... tensors) {
+        Arguments.noNulls(tensors, "tensors");
         Realizer.realize(Arrays.stream(tensors).map(Tensor::node).toList());
     }
 
     /**
      * The kernels that reading this tensor would run now, without running them: each kernel's
-     * program, inputs, output and size (see the runtime's fusion rules).
+     * program, inputs, output and size.
      *
      * @return the kernel list, or a line saying the tensor is already computed
      */
@@ -1145,15 +1284,23 @@ public final class Tensor {
 
     /** @return the elements in row-major order, as floats */
     public float[] toFloatArray() {
-        double[] values = toDoubleArray();
-        float[] floats = new float[values.length];
-        for (int i = 0; i < values.length; i++) {
-            floats[i] = (float) values[i];
+        HostData data = Realizer.read(node);
+        if (data instanceof HostData.Float32 floats) {
+            return floats.values();
         }
-        return floats;
+        float[] values = new float[data.length()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = (float) data.get(i);
+        }
+        return values;
     }
 
-    /** @return the elements in row-major order, as ints (truncated toward zero if floating) */
+    /** @return the elements in row-major order, as doubles */
+    public double[] toDoubleArray() {
+        return Realizer.read(node).toDoubles();
+    }
+
+    /** @return the elements in row-major order, as ints (floats truncated toward zero) */
     public int[] toIntArray() {
         HostData data = Realizer.read(node);
         if (data instanceof HostData.Int32 ints) {
@@ -1176,26 +1323,48 @@ public final class Tensor {
         return values;
     }
 
-    /** @return the elements in row-major order, as doubles */
-    public double[] toDoubleArray() {
-        return Realizer.read(node).toDoubles();
-    }
-
     /**
      * @return the only element
      * @throws ShapeException if the tensor does not have exactly one element
      */
     public double item() {
         if (size() != 1) {
-            throw shapeError("item", "item() needs exactly one element, the tensor has " + size());
+            throw Ops.error(this, "item", "item() needs exactly one element, the tensor has " + size());
         }
         return toDoubleArray()[0];
+    }
+
+    /**
+     * One element, PyTorch's {@code x[i, j].item()}: computes the tensor (once) and reads the element.
+     *
+     * @param index one index per dimension, negative from the end
+     * @return the element
+     * @throws ShapeException if an index is out of range or the count is wrong
+     */
+    public double get(int... index) {
+        Arguments.notNull(index, "index");
+        if (index.length != rank()) {
+            throw Ops.error(this, "get", "get needs " + rank() + " indices, got " + index.length);
+        }
+        int[] starts = new int[rank()];
+        int[] ends = new int[rank()];
+        for (int k = 0; k < index.length; k++) {
+            int length = length(k);
+            int at = index[k] < 0 ? index[k] + length : index[k];
+            if (at < 0 || at >= length) {
+                throw Ops.error(this, "get", "index " + index[k] + " is out of range for dimension " + k + " of length " + length);
+            }
+            starts[k] = at;
+            ends[k] = at + 1;
+        }
+        realize();
+        return shrink(starts, ends).item();
     }
 
     /** @return the values, numpy-style: {@code tensor([[1., 2.], [3., 4.]], dtype=float32)} */
     @Override
     public String toString() {
-        return TensorFormat.format(toDoubleArray(), shape(), dtype().numpyName());
+        return TensorFormat.format(toDoubleArray(), shape(), dtype());
     }
 
     // =================================================================== gradients
@@ -1204,8 +1373,12 @@ public final class Tensor {
      * A leaf tensor with this tensor's values that collects gradients: use it for parameters.
      *
      * @return the new leaf (this tensor is computed first)
+     * @throws EinopsException if the type is not floating
      */
     public Tensor requireGrad() {
+        if (!dtype().isFloating()) {
+            throw new EinopsException("only float32 and float64 tensors can require gradients, not " + dtype().numpyName());
+        }
         realize();
         return new Tensor(Realizer.leaf(Results.get(node), dtype(), true));
     }
@@ -1216,22 +1389,28 @@ public final class Tensor {
     }
 
     /**
-     * Back-propagates from this scalar: adds d(this)/d(leaf) to the gradient of every leaf that
-     * requires gradients. Needs the {@code autograd} module on the class path.
+     * Back-propagates from this one-element tensor: adds d(this)/d(leaf) to the gradient of every
+     * leaf that requires gradients. Needs the {@code autograd} module on the class path.
      */
     public void backward() {
         if (size() != 1) {
-            throw shapeError("backward", "backward() without a seed needs a tensor of one element, this one has " + size());
+            throw Ops.error(this, "backward", "backward() without a seed needs a tensor of one element, this one has "
+                    + size() + "; pass a seed of its shape");
         }
-        backward(ones(dtype(), shape()));
+        backward(onesLike());
     }
 
     /**
-     * Back-propagates the seed: adds d(Σ this·seed)/d(leaf) to every leaf's gradient.
+     * Back-propagates a seed: adds d(Σ this·seed)/d(leaf) to every leaf's gradient.
      *
-     * @param seed upstream gradient, same shape as this tensor
+     * @param seed upstream gradient, this tensor's shape
      */
     public void backward(Tensor seed) {
+        Arguments.notNull(seed, "seed");
+        if (!Arrays.equals(seed.shape(), shape())) {
+            throw Ops.error(this, "backward", "the seed has shape " + Arrays.toString(seed.shape()) + ", not the tensor's "
+                    + Arrays.toString(shape()));
+        }
         EngineHolder.engine().backward(this, seed);
     }
 
@@ -1259,12 +1438,7 @@ public final class Tensor {
         node.setGradient(null);
     }
 
-    /**
-     * Low-level, for the autograd module: replaces the accumulated gradient.
-     *
-     * @param gradient the new gradient, same shape
-     */
-    public void setGrad(Tensor gradient) {
+    void setGrad(Tensor gradient) {
         node.setGradient(gradient == null ? null : gradient.node);
     }
 
@@ -1278,143 +1452,5 @@ public final class Tensor {
             }
             return ENGINE;
         }
-    }
-
-    // =================================================================== helpers
-
-    /**
-     * Low-level: makes a node of any primitive with these sources. Gradients flow through it when
-     * gradient mode is on and some source requires them.
-     *
-     * @param op the primitive
-     * @param dtype output type
-     * @param shape output shape
-     * @param argument the op's argument
-     * @param sources the inputs
-     * @return the tensor
-     */
-    public static Tensor make(Op op, DType dtype, int[] shape, Object argument, Tensor... sources) {
-        Node[] nodes = new Node[sources.length];
-        for (int i = 0; i < sources.length; i++) {
-            nodes[i] = sources[i].node;
-        }
-        Node node = new Node(op, dtype, shape, argument, Node.tracksGradient(op, dtype, nodes) && GradientMode.isEnabled(), nodes);
-        if (!GradientMode.isEnabled()) {
-            node = new Node(Op.DETACH, dtype, shape, null, false, node); // no gradient flows out of a no-grad scope
-        }
-        return new Tensor(node);
-    }
-
-    private Tensor unary(Op op) {
-        return make(op, dtype(), shape(), null, this);
-    }
-
-    private Tensor binary(Op op, Tensor other) {
-        DType type = dtype().promote(other.dtype());
-        int[] shape = broadcastShapes(op.name().toLowerCase(java.util.Locale.ROOT), shape(), other.shape());
-        DType result = op == Op.CMPLT || op == Op.CMPEQ ? DType.BOOL : type;
-        return make(op, result, shape, null, cast(type).broadcastTo(shape), other.cast(type).broadcastTo(shape));
-    }
-
-    /** A constant for an operation with a number: of this type if floating, else int32 for whole numbers, float32 otherwise. */
-    private Tensor constant(double value) {
-        DType type = dtype().isFloating() ? dtype() : value == Math.rint(value) && Math.abs(value) <= Integer.MAX_VALUE
-                ? DType.INT32 : DType.FLOAT32;
-        return full(value, type, shape());
-    }
-
-    private Tensor zerosLike() {
-        return constant(0.0);
-    }
-
-    /**
-     * Low-level: numpy broadcasting to a shape known to be compatible (RESHAPE to add leading
-     * length-1 dimensions, then EXPAND).
-     *
-     * @param target the shape
-     * @return the broadcast tensor
-     */
-    public Tensor broadcastTo(int[] target) {
-        int[] shape = shape();
-        if (Arrays.equals(shape, target)) {
-            return this;
-        }
-        Tensor result = this;
-        if (shape.length < target.length) {
-            int[] padded = new int[target.length];
-            Arrays.fill(padded, 1);
-            System.arraycopy(shape, 0, padded, target.length - shape.length, shape.length);
-            result = reshape(padded);
-            shape = padded;
-        }
-        return Arrays.equals(shape, target) ? result : make(Op.EXPAND, dtype(), target, null, result);
-    }
-
-    /**
-     * numpy's broadcasting rule for two shapes.
-     *
-     * @param operation the operation, for the error message
-     * @param a one shape
-     * @param b another
-     * @return the broadcast shape
-     * @throws ShapeException if they do not broadcast
-     */
-    public static int[] broadcastShapes(String operation, int[] a, int[] b) {
-        int rank = Math.max(a.length, b.length);
-        int[] result = new int[rank];
-        for (int k = 0; k < rank; k++) {
-            int x = k < rank - a.length ? 1 : a[k - (rank - a.length)];
-            int y = k < rank - b.length ? 1 : b[k - (rank - b.length)];
-            if (x != y && x != 1 && y != 1) {
-                throw new ShapeException(operation, List.of(toLong(a), toLong(b)), "shapes " + Arrays.toString(a)
-                        + " and " + Arrays.toString(b) + " do not broadcast: dimension " + k + " has lengths " + x + " and " + y);
-            }
-            result[k] = x == 1 ? y : x;
-        }
-        return result;
-    }
-
-    private int axis(int axis) {
-        int rank = rank();
-        int normalized = axis < 0 ? axis + rank : axis;
-        if (normalized < 0 || normalized >= rank) {
-            throw shapeError("axis", "axis " + axis + " is out of range for a tensor of " + rank + " dimensions");
-        }
-        return normalized;
-    }
-
-    private int[] normalizeAxes(int[] axes, String operation) {
-        int[] normalized = new int[axes.length];
-        for (int i = 0; i < axes.length; i++) {
-            normalized[i] = axis(axes[i]);
-        }
-        Arrays.sort(normalized);
-        for (int i = 1; i < normalized.length; i++) {
-            if (normalized[i] == normalized[i - 1]) {
-                throw shapeError(operation, "axis " + normalized[i] + " is given twice");
-            }
-        }
-        return normalized;
-    }
-
-    private int[] allAxes() {
-        return java.util.stream.IntStream.range(0, rank()).toArray();
-    }
-
-    private ShapeException shapeError(String operation, String reason) {
-        return new ShapeException(operation, List.of(toLong(shape())), reason);
-    }
-
-    static long[] toLong(int[] shape) {
-        return Arrays.stream(shape).asLongStream().toArray();
-    }
-
-    private static long checkShape(String operation, int[] shape) {
-        for (int length : shape) {
-            if (length < 0) {
-                throw new ShapeException(operation, List.of(toLong(shape)), "negative length in shape " + Arrays.toString(shape));
-            }
-        }
-        return dev.ein4j.ir.Shapes.size(shape);
     }
 }

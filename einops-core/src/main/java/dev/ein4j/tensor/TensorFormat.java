@@ -1,5 +1,6 @@
 package dev.ein4j.tensor;
 
+import dev.ein4j.ir.DType;
 import java.util.Locale;
 
 /** numpy-like printing: nested brackets, aligned columns, a shared number format, "..." past 1000 elements. */
@@ -11,7 +12,7 @@ final class TensorFormat {
     private TensorFormat() {
     }
 
-    static String format(double[] values, int[] shape, String dtype) {
+    static String format(double[] values, int[] shape, DType dtype) {
         boolean summarize = values.length > SUMMARY_THRESHOLD;
         String[] text = new String[values.length];
         boolean integral = true;
@@ -29,7 +30,11 @@ final class TensorFormat {
         boolean scientific = largest >= 1e8 || smallest < 1e-4 && !integral;
         int width = 0;
         for (int i = 0; i < values.length; i++) {
-            text[i] = number(values[i], integral, scientific);
+            text[i] = switch (dtype) {
+                case BOOL -> values[i] != 0 ? "True" : "False";
+                case INT32 -> Long.toString((long) values[i]);
+                default -> number(values[i], integral, scientific);
+            };
             width = Math.max(width, text[i].length());
         }
         StringBuilder out = new StringBuilder("tensor(");
@@ -38,7 +43,7 @@ final class TensorFormat {
         } else {
             append(out, text, shape, 0, 0, width, summarize, "tensor(".length());
         }
-        return out.append(", dtype=").append(dtype).append(')').toString();
+        return out.append(", dtype=").append(dtype.numpyName()).append(')').toString();
     }
 
     private static String number(double value, boolean integral, boolean scientific) {

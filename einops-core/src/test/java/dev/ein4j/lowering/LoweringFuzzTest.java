@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.fail;
 import dev.ein4j.error.EinopsException;
 import dev.ein4j.tensor.Axes;
 import dev.ein4j.tensor.Ein;
+import dev.ein4j.tensor.Reduction;
 import dev.ein4j.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ein4j.ir.DType;
 import dev.ein4j.tensor.Axes;
 import dev.ein4j.tensor.Ein;
+import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,8 +21,8 @@ class ConcurrentRealizeTest {
 
     @Test
     void threadsSharingInputsAndPatternsGetTheSameAnswers() throws Exception {
-        Tensor a = Tensor.randn(1, DType.FLOAT64, 6, 8).realize();
-        Tensor b = Tensor.randn(2, DType.FLOAT64, 8, 5).realize();
+        Tensor a = Tensor.randn(new Generator(1), DType.FLOAT64, 6, 8).realize();
+        Tensor b = Tensor.randn(new Generator(2), DType.FLOAT64, 8, 5).realize();
         Tensor shared = Ein.einsum("i j, j k -> i k", a, b); // an unrealized node that every thread realizes
         double[] expected = expected(a, b);
         ExecutorService pool = Executors.newFixedThreadPool(4);

@@ -4,9 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ein4j.backend.Backends;
 import dev.ein4j.ir.DType;
-import dev.ein4j.lowering.Reduction;
+import dev.ein4j.tensor.Reduction;
 import dev.ein4j.reference.ReferenceBackend;
 import dev.ein4j.tensor.Ein;
+import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
 import dev.ein4j.testing.CountingBackend;
 import java.util.ArrayList;
@@ -85,7 +86,7 @@ class FusionFuzzTest {
         for (int i = 0; i < leaves; i++) {
             int[] shape = randomShape(random);
             DType dtype = random.nextInt(4) == 0 ? DType.FLOAT64 : DType.FLOAT32;
-            pool.add(Tensor.rand(seed * 31 + i, dtype, shape).mul(4.0).sub(2.0).realize());
+            pool.add(Tensor.rand(new Generator(seed * 31 + i), dtype, shape).mul(4.0).sub(2.0).realize());
         }
         int steps = 4 + random.nextInt(12);
         for (int s = 0; s < steps; s++) {
@@ -144,7 +145,7 @@ class FusionFuzzTest {
             }
             case 4: {
                 Tensor y = partnerOf(random, pool, x);
-                return floating.gt(y.cast(floating.dtype())).where(x, y);
+                return Tensor.where(floating.gt(y.cast(floating.dtype())), x, y);
             }
             case 5:
                 return x.cast(random.nextBoolean() ? DType.INT32 : DType.BOOL).cast(random.nextBoolean() ? DType.FLOAT32 : DType.FLOAT64);
@@ -228,7 +229,7 @@ class FusionFuzzTest {
                 small[k] = 1;
             }
         }
-        return Tensor.rand(random.nextLong(), DType.FLOAT32, small).sub(0.5).expand(shape);
+        return Tensor.rand(new Generator(random.nextLong()), DType.FLOAT32, small).sub(0.5).expand(shape);
     }
 
     private static int[] randomOrder(SplittableRandom random, int rank) {

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ein4j.error.EinopsException;
 import dev.ein4j.error.ShapeException;
 import dev.ein4j.ir.DType;
-import dev.ein4j.lowering.Reduction;
+import dev.ein4j.tensor.Reduction;
 import dev.ein4j.testing.Close;
 import dev.ein4j.testing.NdArray;
 import java.util.ArrayList;
@@ -57,7 +57,11 @@ class TensorTest {
             assertThatThrownBy(() -> Tensor.of(new float[3], 2, 2)).isInstanceOf(ShapeException.class)
                     .hasMessageContaining("[2, 2]").hasMessageContaining("3");
             assertThatThrownBy(() -> Tensor.of(new double[5], 2, 3)).isInstanceOf(ShapeException.class);
-            assertThatThrownBy(() -> Tensor.of(new double[2])).as("a scalar holds one element").isInstanceOf(ShapeException.class);
+            assertThatThrownBy(() -> Tensor.of(new double[2], new int[0])).as("a scalar holds one element").isInstanceOf(ShapeException.class);
+            assertThat(Tensor.of(new double[2]).shape()).as("no shape: one dimension").containsExactly(2);
+            assertThat(Tensor.of(new float[3]).shape()).containsExactly(3);
+            assertThat(Tensor.of(new int[] {4, 5}).dtype()).isEqualTo(DType.INT32);
+            assertThat(Tensor.of(new boolean[] {true}).dtype()).isEqualTo(DType.BOOL);
             assertThatThrownBy(() -> Tensor.of(new double[0], -1)).isInstanceOf(ShapeException.class);
             assertThatThrownBy(() -> Tensor.zeros(2, -3)).isInstanceOf(ShapeException.class);
             Tensor huge = Tensor.zeros(1 << 16, 1 << 16);
@@ -80,7 +84,8 @@ class TensorTest {
             floats[0] = 7;
             assertThat(fromFloats.shape()).containsExactly(2, 1);
             assertThat(fromFloats.toFloatArray()).containsExactly(1.5f, -2.25f);
-            assertThat(Tensor.of(new double[] {4.5}).rank()).isZero();
+            assertThat(Tensor.of(new double[] {4.5}, new int[0]).rank()).isZero();
+            assertThat(Tensor.of(new double[] {4.5}).rank()).isOne();
             assertThat(Tensor.of(new double[] {4.5}).item()).isEqualTo(4.5);
         }
 
@@ -99,10 +104,15 @@ class TensorTest {
 
         @Test
         void arangeAndEye() {
-            assertThat(Tensor.arange(5).toDoubleArray()).containsExactly(0, 1, 2, 3, 4);
+            assertThat(Tensor.arange(5).dtype()).as("PyTorch's integer arange").isEqualTo(DType.INT32);
+            assertThat(Tensor.arange(5).toIntArray()).containsExactly(0, 1, 2, 3, 4);
+            assertThat(Tensor.arange(2, 11, 3).toIntArray()).containsExactly(2, 5, 8);
+            assertThat(Tensor.arange(5, 0, -2).toIntArray()).containsExactly(5, 3, 1);
+            assertThat(Tensor.linspace(0, 1, 5).toFloatArray()).containsExactly(0f, 0.25f, 0.5f, 0.75f, 1f);
             assertThat(Tensor.arange(DType.FLOAT64, 0).toDoubleArray()).isEmpty();
             assertThat(Tensor.arange(DType.FLOAT64, 3).dtype()).isEqualTo(DType.FLOAT64);
-            assertThatThrownBy(() -> Tensor.arange(-1)).isInstanceOf(ShapeException.class);
+            assertThat(Tensor.arange(-1).shape()).as("numpy: an empty range").containsExactly(0);
+            assertThatThrownBy(() -> Tensor.arange(0, 5, 0)).isInstanceOf(dev.ein4j.error.EinopsException.class);
             Tensor eye = Tensor.eye(3, DType.FLOAT64);
             assertThat(eye.shape()).containsExactly(3, 3);
             assertThat(eye.toDoubleArray()).containsExactly(1, 0, 0, 0, 1, 0, 0, 0, 1);
@@ -112,9 +122,9 @@ class TensorTest {
 
         @Test
         void randIsInTheUnitIntervalAndReproducible() {
-            double[] a = Tensor.rand(42, 100, 100).toDoubleArray();
-            double[] b = Tensor.rand(42, 100, 100).toDoubleArray();
-            double[] c = Tensor.rand(43, 100, 100).toDoubleArray();
+            double[] a = Tensor.rand(new Generator(42), 100, 100).toDoubleArray();
+            double[] b = Tensor.rand(new Generator(42), 100, 100).toDoubleArray();
+            double[] c = Tensor.rand(new Generator(43), 100, 100).toDoubleArray();
             assertThat(a).containsExactly(b);
             assertThat(a).isNotEqualTo(c);
             double sum = 0;
@@ -129,7 +139,7 @@ class TensorTest {
             for (int bin : bins) {
                 assertThat(bin).as("uniform bins of 10000 draws").isBetween(850, 1150);
             }
-            double[] doubles = Tensor.rand(42, DType.FLOAT64, 1000).toDoubleArray();
+            double[] doubles = Tensor.rand(new Generator(42), DType.FLOAT64, 1000).toDoubleArray();
             assertThat(Arrays.stream(doubles).allMatch(value -> value >= 0 && value < 1)).isTrue();
             assertThat(Arrays.stream(doubles).filter(v -> v != (double) (float) v).count())
                     .as("float64 rand uses more than 24 bits").isGreaterThan(900);
@@ -137,7 +147,7 @@ class TensorTest {
 
         @Test
         void randnIsStandardNormal() {
-            double[] values = Tensor.randn(7, 20_000).toDoubleArray();
+            double[] values = Tensor.randn(new Generator(7), 20_000).toDoubleArray();
             double mean = Arrays.stream(values).average().orElseThrow();
             double variance = Arrays.stream(values).map(v -> (v - mean) * (v - mean)).sum() / (values.length - 1);
             assertThat(mean).isBetween(-0.05, 0.05);
@@ -149,8 +159,8 @@ class TensorTest {
             assertThat(withinOne / 20_000.0).isBetween(0.6627, 0.7027);
             assertThat(withinTwo / 20_000.0).isBetween(0.9445, 0.9645);
             assertThat(Arrays.stream(values).allMatch(Double::isFinite)).isTrue();
-            assertThat(Tensor.randn(7, 20_000).toDoubleArray()).containsExactly(values);
-            assertThat(Tensor.randn(7, DType.FLOAT64, 3).dtype()).isEqualTo(DType.FLOAT64);
+            assertThat(Tensor.randn(new Generator(7), 20_000).toDoubleArray()).containsExactly(values);
+            assertThat(Tensor.randn(new Generator(7), DType.FLOAT64, 3).dtype()).isEqualTo(DType.FLOAT64);
         }
     }
 
@@ -300,12 +310,12 @@ class TensorTest {
             Tensor c = Tensor.of(condition, 6);
             Tensor yes = Tensor.of(new double[] {1, 2, 3, 4, 5, 6}, 6);
             Tensor no = Tensor.of(new double[] {-1, -2, -3, -4, -5, -6}, 6);
-            assertThat(c.where(yes, no).toDoubleArray()).containsExactly(1, -2, 3, 4, -5, 6);
+            assertThat(Tensor.where(c, yes, no).toDoubleArray()).containsExactly(1, -2, 3, 4, -5, 6);
 
             Tensor c2 = Tensor.of(new double[] {1, 0, 1}, 3, 1);
             Tensor rows = Tensor.of(new float[] {10, 20}, 1, 2);
             Tensor scalar = Tensor.scalar(-1, DType.FLOAT64);
-            Tensor selected = c2.where(rows, scalar);
+            Tensor selected = Tensor.where(c2, rows, scalar);
             assertThat(selected.shape()).containsExactly(3, 2);
             assertThat(selected.dtype()).isEqualTo(DType.FLOAT64);
             assertThat(selected.toDoubleArray()).containsExactly(10, 20, -1, -1, 10, 20);
@@ -371,7 +381,7 @@ class TensorTest {
                     .isInstanceOf(ShapeException.class).hasMessageContaining("[2, 3]").hasMessageContaining("[2]");
             assertThatThrownBy(() -> Tensor.zeros(4, 3).mul(Tensor.zeros(2, 1, 4)))
                     .isInstanceOf(ShapeException.class).hasMessageContaining("[4, 3]").hasMessageContaining("[2, 1, 4]");
-            assertThatThrownBy(() -> Tensor.zeros(3).where(Tensor.zeros(4), Tensor.zeros(3)))
+            assertThatThrownBy(() -> Tensor.where(Tensor.zeros(3), Tensor.zeros(4), Tensor.zeros(3)))
                     .isInstanceOf(ShapeException.class);
             assertThatThrownBy(() -> Tensor.zeros(0).add(Tensor.zeros(2)))
                     .as("0 does not broadcast with 2").isInstanceOf(ShapeException.class);
@@ -464,8 +474,11 @@ class TensorTest {
             Tensor empty = Tensor.zeros(DType.FLOAT64, 0, 3);
             assertThat(empty.sum(0).toDoubleArray()).containsExactly(0, 0, 0);
             assertThat(empty.prod(0).toDoubleArray()).containsExactly(1, 1, 1);
-            assertThat(empty.max(0).toDoubleArray()).containsExactly(Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY);
-            assertThat(empty.min(0).toDoubleArray()).containsExactly(Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY);
+            assertThatThrownBy(() -> empty.max(0)).as("no identity: numpy and PyTorch raise").isInstanceOf(ShapeException.class)
+                    .hasMessageContaining("length 0");
+            assertThatThrownBy(() -> empty.min(0)).isInstanceOf(ShapeException.class);
+            assertThatThrownBy(() -> empty.argmax(0, false)).isInstanceOf(ShapeException.class);
+            assertThat(empty.max(1).shape()).as("reducing a non-empty axis of an empty tensor").containsExactly(0);
             assertThat(empty.mean(0).toDoubleArray()).containsExactly(Double.NaN, Double.NaN, Double.NaN);
             assertThat(empty.sum(1).shape()).containsExactly(0);
             assertThat(empty.sum(1).toDoubleArray()).isEmpty();

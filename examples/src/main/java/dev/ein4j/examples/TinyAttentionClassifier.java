@@ -1,9 +1,10 @@
 package dev.ein4j.examples;
 
-import dev.ein4j.lowering.Reduction;
+import dev.ein4j.tensor.Reduction;
 import dev.ein4j.tensor.Axes;
 import dev.ein4j.tensor.Ein;
 import dev.ein4j.tensor.GradientMode;
+import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +31,7 @@ final class TinyAttentionClassifier {
     }
 
     private static Tensor init(long seed, double scale, int... shape) {
-        return Tensor.randn(seed, shape).mul(scale).requireGrad();
+        return Tensor.randn(new Generator(seed), shape).mul(scale).requireGrad();
     }
 
     List<Tensor> parameters() {
@@ -53,25 +54,14 @@ final class TinyAttentionClassifier {
         Tensor k = Ein.einsum("b t d, d e -> b t e", tokens, qkv.slice(0, 1, 2).squeeze(0));
         Tensor v = Ein.einsum("b t d, d e -> b t e", tokens, qkv.slice(0, 2, 3).squeeze(0));
         Tensor scores = Ein.einsum("b i e, b j e -> b i j", q, k).div(Math.sqrt(WIDTH));
-        Tensor attended = Ein.einsum("b i j, b j e -> b i e", softmax(scores), v);
+        Tensor attended = Ein.einsum("b i j, b j e -> b i e", scores.softmax(-1), v);
         Tensor pooled = tokens.add(attended).reduce("b t d -> b d", Reduction.MEAN);
         return Ein.einsum("b d, d k -> b k", pooled, head);
     }
 
-    /** Softmax over the last axis, shifted by the max for stability. */
-    static Tensor softmax(Tensor scores) {
-        int last = scores.rank() - 1;
-        Tensor shifted = scores.sub(scores.reduce(Reduction.MAX, new int[] {last}, true).detach());
-        Tensor exp = shifted.exp();
-        return exp.div(exp.reduce(Reduction.SUM, new int[] {last}, true));
-    }
-
     /** Mean cross-entropy of the logits against one-hot labels. */
     static Tensor crossEntropy(Tensor logits, Tensor oneHot) {
-        int last = logits.rank() - 1;
-        Tensor max = logits.reduce(Reduction.MAX, new int[] {last}, true).detach();
-        Tensor logSumExp = logits.sub(max).exp().reduce(Reduction.SUM, new int[] {last}, true).log().add(max);
-        return logits.sub(logSumExp).mul(oneHot).reduce("b k ->", Reduction.SUM).neg().div(logits.length(0));
+        return logits.logSoftmax(-1).mul(oneHot).reduce("b k ->", Reduction.SUM).neg().div(logits.length(0));
     }
 
     /** Plain gradient descent: every parameter becomes a new leaf p − rate·∂L/∂p. */

@@ -1,0 +1,112 @@
+package dev.ein4j.conformance;
+
+import dev.ein4j.ir.DType;
+import dev.ein4j.nn.Functional;
+import dev.ein4j.nn.LossReduction;
+import dev.ein4j.tensor.Reduction;
+import dev.ein4j.tensor.Tensor;
+import java.util.List;
+
+/**
+ * The {@code function} cases of the conformance format: each PyTorch functional name and its
+ * keyword arguments mapped to the ein4j call that does the same.
+ */
+final class FunctionCases {
+
+    private FunctionCases() {
+    }
+
+    /**
+     * @param name the function's PyTorch name
+     * @param params its keyword arguments
+     * @param in the inputs, in the format's order
+     * @return the outputs
+     * @throws IllegalArgumentException for a name this runner does not know
+     */
+    static List<Tensor> call(String name, Params params, List<Tensor> in) {
+        Tensor x = in.isEmpty() ? null : in.get(0);
+        Tensor y = in.size() > 1 ? in.get(1) : null;
+        return List.of(switch (name) {
+            case "neg" -> x.neg();
+            case "abs" -> x.abs();
+            case "exp" -> x.exp();
+            case "log" -> x.log();
+            case "log1p" -> x.log1p();
+            case "expm1" -> x.expm1();
+            case "sqrt" -> x.sqrt();
+            case "rsqrt" -> x.rsqrt();
+            case "sin" -> x.sin();
+            case "cos" -> x.cos();
+            case "tanh" -> x.tanh();
+            case "sigmoid" -> x.sigmoid();
+            case "relu" -> x.relu();
+            case "silu" -> x.silu();
+            case "softplus" -> x.softplus();
+            case "square" -> x.square();
+            case "reciprocal" -> x.reciprocal();
+            case "sign" -> x.sign();
+            case "erf" -> x.erf();
+            case "leaky_relu" -> x.leakyRelu(params.number("negative_slope", 0.01));
+            case "elu" -> x.elu(params.number("alpha", 1.0));
+            case "gelu" -> "tanh".equals(params.text("approximate", "none")) ? x.geluTanh() : x.gelu();
+            case "pow" -> x.pow(params.number("exponent", 1.0));
+            case "clamp" -> clamp(x, params.optionalNumber("min"), params.optionalNumber("max"));
+            case "add" -> x.add(y);
+            case "sub" -> x.sub(y);
+            case "mul" -> x.mul(y);
+            case "div" -> x.div(y);
+            case "maximum" -> x.maximum(y);
+            case "minimum" -> x.minimum(y);
+            case "lt" -> x.lt(y);
+            case "le" -> x.le(y);
+            case "gt" -> x.gt(y);
+            case "ge" -> x.ge(y);
+            case "eq" -> x.eq(y);
+            case "ne" -> x.ne(y);
+            case "where" -> Tensor.where(x, y, in.get(2));
+            case "softmax" -> x.softmax(params.integer("dim", -1));
+            case "log_softmax" -> x.logSoftmax(params.integer("dim", -1));
+            case "logsumexp" -> x.logSumExp(params.ints("dim"), params.flag("keepdim", false));
+            case "sum" -> x.reduce(Reduction.SUM, dims(params, x), params.flag("keepdim", false));
+            case "mean" -> x.reduce(Reduction.MEAN, dims(params, x), params.flag("keepdim", false));
+            case "amax" -> x.reduce(Reduction.MAX, dims(params, x), params.flag("keepdim", false));
+            case "amin" -> x.reduce(Reduction.MIN, dims(params, x), params.flag("keepdim", false));
+            case "prod" -> x.reduce(Reduction.PROD, dims(params, x), params.flag("keepdim", false));
+            case "var" -> x.var(dims(params, x), params.number("correction", 1), params.flag("keepdim", false));
+            case "std" -> x.std(dims(params, x), params.number("correction", 1), params.flag("keepdim", false));
+            case "argmax" -> params.has("dim") ? x.argmax(params.integer("dim", 0), params.flag("keepdim", false)) : x.argmax();
+            case "argmin" -> params.has("dim") ? x.argmin(params.integer("dim", 0), params.flag("keepdim", false)) : x.argmin();
+            case "one_hot" -> x.oneHot(params.integer("num_classes", inferClasses(x)));
+            case "cast" -> x.cast(DType.fromNumpyName(params.text("dtype", "float32")));
+            case "layer_norm" -> in.size() > 2 ? Functional.layerNorm(x, params.ints("normalized_shape"), y, in.get(2),
+                    params.number("eps", 1e-5)) : Functional.layerNorm(x, params.ints("normalized_shape"), params.number("eps", 1e-5));
+            case "cross_entropy" -> Functional.crossEntropy(x, y, LossReduction.of(params.text("reduction", "mean")),
+                    params.number("label_smoothing", 0.0));
+            case "mse_loss" -> Functional.mseLoss(x, y, LossReduction.of(params.text("reduction", "mean")));
+            case "linear" -> in.size() > 2 ? Functional.linear(x, y, in.get(2)) : Functional.linear(x, y);
+            default -> throw new IllegalArgumentException("function '" + name + "' is not known to this runner");
+        });
+    }
+
+    private static Tensor clamp(Tensor x, Double min, Double max) {
+        if (min != null && max != null) {
+            return x.clamp(min, max);
+        }
+        return min != null ? x.clampMin(min) : max != null ? x.clampMax(max) : x;
+    }
+
+    /** PyTorch's dim argument: absent means every dimension. */
+    private static int[] dims(Params params, Tensor x) {
+        int[] dims = params.ints("dim");
+        return dims != null ? dims : java.util.stream.IntStream.range(0, x.rank()).toArray();
+    }
+
+    /** one_hot's default num_classes = max index + 1, read from the data (as PyTorch does). */
+    private static int inferClasses(Tensor indices) {
+        int max = -1;
+        for (int index : indices.toIntArray()) {
+            max = Math.max(max, index);
+        }
+        return max + 1;
+    }
+}

@@ -1,0 +1,200 @@
+package dev.ein4j.nn;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ein4j.autograd.Autograd;
+import dev.ein4j.autograd.GradCheck;
+import dev.ein4j.ir.DType;
+import dev.ein4j.tensor.Axes;
+import dev.ein4j.tensor.Ein;
+import dev.ein4j.tensor.Generator;
+import dev.ein4j.tensor.GradientMode;
+import dev.ein4j.tensor.Packed;
+import dev.ein4j.tensor.Reduction;
+import dev.ein4j.tensor.Tensor;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Executable;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Parameter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every public method and constructor of the user API, called with null for each reference
+ * parameter in turn (the other arguments valid), must throw a NullPointerException whose message
+ * is the parameter's name: the call fails at once, naming the culprit, not later inside a backend.
+ */
+class NullArgumentsTest {
+
+    private static final List<Class<?>> API = List.of(Tensor.class, Ein.class, Axes.class, Generator.class,
+            GradientMode.class, Reduction.class, Packed.class, Autograd.class, GradCheck.class, Functional.class,
+            LossReduction.class);
+
+    @Test
+    void everyReferenceParameterIsCheckedAtTheCall() throws Exception {
+        List<String> problems = new ArrayList<>();
+        int checked = 0;
+        for (Class<?> type : API) {
+            List<Executable> executables = new ArrayList<>(List.of(type.getDeclaredMethods()));
+            executables.addAll(List.of(type.getDeclaredConstructors()));
+            for (Executable executable : executables) {
+                boolean objectOrEnumMethod = executable.getName().equals("equals")
+                        || type.isEnum() && executable.getName().equals("valueOf"); // written by the compiler
+                if (!Modifier.isPublic(executable.getModifiers()) || executable.isSynthetic() || objectOrEnumMethod) {
+                    continue;
+                }
+                Parameter[] parameters = executable.getParameters();
+                for (int i = 0; i < parameters.length; i++) {
+                    if (parameters[i].getType().isPrimitive()) {
+                        continue;
+                    }
+                    checked++;
+                    String problem = callWithNull(type, executable, i);
+                    if (problem != null) {
+                        problems.add(type.getSimpleName() + "." + executable.getName() + "(" + describe(parameters)
+                                + ") with " + parameters[i].getName() + " = null: " + problem);
+                    }
+                }
+            }
+        }
+        assertThat(checked).as("reference parameters checked").isGreaterThan(150);
+        assertThat(problems).isEmpty();
+    }
+
+    private static String callWithNull(Class<?> type, Executable executable, int nullIndex) throws Exception {
+        Parameter[] parameters = executable.getParameters();
+        Object[] arguments = new Object[parameters.length];
+        for (int k = 0; k < parameters.length; k++) {
+            arguments[k] = k == nullIndex ? null : sample(parameters[k].getType());
+        }
+        try {
+            if (executable instanceof Constructor<?> constructor) {
+                constructor.newInstance(arguments);
+            } else {
+                Method method = (Method) executable;
+                Object receiver = Modifier.isStatic(method.getModifiers()) ? null : receiver(type);
+                method.invoke(receiver, arguments);
+            }
+            return "no exception";
+        } catch (InvocationTargetException thrown) {
+            Throwable cause = thrown.getCause();
+            if (!(cause instanceof NullPointerException)) {
+                return "threw " + cause;
+            }
+            String name = parameters[nullIndex].getName();
+            return name.equals(cause.getMessage()) ? null : "the message is '" + cause.getMessage() + "', not '" + name + "'";
+        }
+    }
+
+    private static Object receiver(Class<?> type) {
+        if (type == Tensor.class) {
+            return Tensor.ones(2, 3);
+        }
+        if (type == Axes.class) {
+            return Axes.of("a", 2);
+        }
+        if (type == Generator.class) {
+            return new Generator(1);
+        }
+        if (type == Packed.class) {
+            return new Packed(Tensor.ones(2), List.of(new int[] {2}));
+        }
+        if (type.isEnum()) {
+            return type.getEnumConstants()[0];
+        }
+        throw new IllegalStateException("no receiver for " + type);
+    }
+
+    private static Object sample(Class<?> type) {
+        if (type == boolean.class) {
+            return false;
+        }
+        if (type == int.class) {
+            return 1;
+        }
+        if (type == long.class) {
+            return 1L;
+        }
+        if (type == double.class) {
+            return 1.0;
+        }
+        if (type == Tensor.class) {
+            return Tensor.ones(2, 3);
+        }
+        if (type == Tensor[].class) {
+            return new Tensor[] {Tensor.ones(2, 3)};
+        }
+        if (type == String.class) {
+            return "a b -> a b";
+        }
+        if (type == int[].class) {
+            return new int[] {2, 3};
+        }
+        if (type == int[][].class) {
+            return new int[][] {{2, 3}};
+        }
+        if (type == float[].class) {
+            return new float[6];
+        }
+        if (type == double[].class) {
+            return new double[6];
+        }
+        if (type == boolean[].class) {
+            return new boolean[6];
+        }
+        if (type == List.class) {
+            return List.of(Tensor.ones(2, 3));
+        }
+        if (type == Map.class) {
+            return Map.of();
+        }
+        if (type == Axes.class) {
+            return Axes.none();
+        }
+        if (type == DType.class) {
+            return DType.FLOAT32;
+        }
+        if (type == Reduction.class) {
+            return Reduction.SUM;
+        }
+        if (type == LossReduction.class) {
+            return LossReduction.MEAN;
+        }
+        if (type == Generator.class) {
+            return new Generator(1);
+        }
+        if (type == GradCheck.Domain.class) {
+            return GradCheck.Domain.ANY;
+        }
+        if (type == Function.class) {
+            return (Function<List<Tensor>, Tensor>) inputs -> inputs.get(0);
+        }
+        if (type == Supplier.class) {
+            return (Supplier<Object>) () -> null;
+        }
+        if (type == Runnable.class) {
+            return (Runnable) () -> { };
+        }
+        if (type == Double.class) {
+            return 1.0;
+        }
+        if (type == Object.class) {
+            return new Object();
+        }
+        throw new IllegalStateException("no sample value for " + type + ": add one to NullArgumentsTest");
+    }
+
+    private static String describe(Parameter[] parameters) {
+        List<String> names = new ArrayList<>();
+        for (Parameter parameter : parameters) {
+            names.add(parameter.getType().getSimpleName() + " " + parameter.getName());
+        }
+        return String.join(", ", names);
+    }
+}
