@@ -9,9 +9,12 @@
  * Lexical rules (decided on purpose, see the README):
  *   - Any run of spaces, tabs, carriage returns or newlines separates terms; whitespace is
  *     otherwise insignificant ("(h w)" and "( h  w )" are the same term).
+ *   - Terms are separated by whitespace or parentheses: "...pre", "pre..." and "w*" lex as two
+ *     tokens but read as one term, so the parser rejects them (einops does too).
  *   - A name is an ASCII letter followed by ASCII letters, digits and '_' ("h", "p1", "head_dim").
  *     Unicode letters are not names: a pattern is an identifier list, and ASCII keeps every
- *     pattern printable and comparable everywhere. A name may not start with a digit or '_'.
+ *     pattern printable and comparable everywhere. A name may neither start with a digit or '_'
+ *     nor end with '_' (einops' rule).
  *   - '_' alone is a token of its own: it means "skip this axis" and is accepted by parse_shape only.
  *   - An integer is a run of decimal digits: 1 is a unit axis, 2 and above an anonymous axis,
  *     0 is rejected by validation (an axis of length 0 cannot be written in a pattern).
