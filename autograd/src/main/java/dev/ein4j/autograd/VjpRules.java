@@ -11,6 +11,7 @@ import dev.ein4j.ir.Op;
 import dev.ein4j.ir.PadArgument;
 import dev.ein4j.ir.PermuteArgument;
 import dev.ein4j.ir.ShrinkArgument;
+import dev.ein4j.ir.WindowArgument;
 import dev.ein4j.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,6 +75,7 @@ final class VjpRules {
                 send(out, needs, y, 0, g.pad(box.starts(), after, 0.0));
             }
             case FLIP -> send(out, needs, y, 0, g.flip(((AxesArgument) y.argument()).axes()));
+            case WINDOW -> send(out, needs, y, 0, WindowGradient.overlapAdd(g, (WindowArgument) y.argument(), x.shape()));
             // ---- unary
             case EXP -> send(out, needs, y, 0, g.mul(self));
             case LOG -> send(out, needs, y, 0, g.div(x));
@@ -111,8 +113,8 @@ final class VjpRules {
             case PROD -> send(out, needs, y, 0, broadcastTo(g, x.shape()).mul(ProductOfOthers.of(x, ((AxesArgument) y.argument()).axes())));
             case CONTRACT -> { // g has length 1 on the contracted axes: spreading it undoes the sum
                 Tensor spread = broadcastTo(g, x.shape());
-                contractSide(out, needs, singleUseExpand, y, 0, spread, z);
-                contractSide(out, needs, singleUseExpand, y, 1, spread, x);
+                contractSide(out, needs, singleUseExpand, y, 0, g, spread, z);
+                contractSide(out, needs, singleUseExpand, y, 1, g, spread, x);
             }
             default -> throw new IllegalStateException("no vector-Jacobian rule for " + y.op());
         }
@@ -125,9 +127,14 @@ final class VjpRules {
      * so no product of the full broadcast shape is materialised (a matmul's gradient is two matmuls).
      */
     private static void contractSide(List<Contribution> out, Predicate<Node> needs, Predicate<Node> singleUseExpand,
-                                     Node y, int side, Tensor spread, Tensor other) {
+                                     Node y, int side, Tensor g, Tensor spread, Tensor other) {
         Node source = y.source(side);
         if (!needs.test(source)) {
+            return;
+        }
+        Contribution windowed = WindowedContraction.gradient(y, side, g);
+        if (windowed != null) { // a convolution's input: a transposed convolution, no im2col-sized buffer
+            out.add(windowed);
             return;
         }
         if (singleUseExpand.test(source) && needs.test(source.source(0))) {

@@ -59,6 +59,8 @@ class VjpCoverageTest {
         map.put(Op.PROD, new Exemplar(in -> TensorInternals.reduce(in.get(0), Op.PROD, new int[] {1}), List.of(input(24, 2, 3))));
         map.put(Op.CONTRACT, new Exemplar(in -> TensorInternals.contract(in.get(0), in.get(1), 1),
                 List.of(input(25, 2, 3), input(26, 2, 3))));
+        map.put(Op.WINDOW, new Exemplar(in -> in.get(0).rearrange("a (2*h + k) -> a h k", dev.ein4j.tensor.Axes.of("k", 2)).sin(),
+                List.of(input(28, 2, 7))));
         map.put(Op.CONTIGUOUS, new Exemplar(in -> in.get(0).permute(1, 0).contiguous().sin(), List.of(input(27, 2, 3))));
         return map;
     }

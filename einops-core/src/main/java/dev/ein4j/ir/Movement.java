@@ -23,6 +23,7 @@ public final class Movement {
             case PAD -> view.pad(((PadArgument) argument).before(), ((PadArgument) argument).after(),
                     ((PadArgument) argument).fill());
             case SHRINK -> view.shrink(((ShrinkArgument) argument).starts(), ((ShrinkArgument) argument).ends());
+            case WINDOW -> view.window((WindowArgument) argument);
             case FLIP -> {
                 boolean[] flipped = new boolean[view.rank()];
                 for (int axis : ((AxesArgument) argument).axes()) {

@@ -11,7 +11,7 @@ package dev.ein4j.ir;
  * <table>
  *   <caption>Groups</caption>
  *   <tr><th>group</th><th>ops</th><th>semantics (x, y, z inputs of equal shape)</th></tr>
- *   <tr><td>MOVEMENT</td><td>RESHAPE PERMUTE EXPAND PAD SHRINK FLIP</td><td>views: no arithmetic</td></tr>
+ *   <tr><td>MOVEMENT</td><td>RESHAPE PERMUTE EXPAND PAD SHRINK FLIP WINDOW</td><td>views: no arithmetic</td></tr>
  *   <tr><td>UNARY</td><td>EXP LOG SQRT RECIPROCAL SIN CAST</td><td>e^x, ln x, √x, 1/x, sin x, x rounded to the output type</td></tr>
  *   <tr><td>BINARY</td><td>ADD MUL MAX CMPLT CMPEQ</td><td>x+y, x·y, max(x,y) (NaN wins), [x&lt;y], [x=y] (the comparisons give BOOL)</td></tr>
  *   <tr><td>TERNARY</td><td>WHERE</td><td>c ? y : z, c of type BOOL</td></tr>
@@ -39,6 +39,14 @@ public enum Op {
     SHRINK(Group.MOVEMENT),
     /** Reverse dimensions ({@link AxesArgument}). */
     FLIP(Group.MOVEMENT),
+    /**
+     * Sliding windows over one dimension ({@link WindowArgument}): an axis of stride t becomes two,
+     * positions with stride s·t and kernel offsets with stride d·t. A primitive because the same
+     * view composed from RESHAPE/EXPAND/SHRINK (tinygrad's pooling trick) is not one strided view
+     * here and would copy the input K times per window axis; as one view, a convolution reads its
+     * input in place. Its vector-Jacobian rule is an overlap-add built from other primitives.
+     */
+    WINDOW(Group.MOVEMENT),
 
     // ---- unary: y = f(x)
     /** e^x. */

@@ -227,6 +227,43 @@ public final class View {
     }
 
     /**
+     * Sliding windows: dimension {@code axis} becomes [H, K] with strides [s·t, d·t], t its stride.
+     *
+     * @param window the window
+     * @return the windowed view, or null if the dimension is padded (a masked axis cannot be windowed in place)
+     */
+    public View window(WindowArgument window) {
+        int axis = window.axis();
+        if (maskStart != null && (maskStart[axis] != 0 || maskEnd[axis] != shape[axis])) {
+            return null;
+        }
+        int[] newShape = window.shapeAfter(shape);
+        long[] newStrides = new long[newShape.length];
+        int[] newStart = maskStart == null ? null : new int[newShape.length];
+        int[] newEnd = maskStart == null ? null : new int[newShape.length];
+        for (int k = 0, source = 0; k < newShape.length; k++) {
+            if (k == axis) {
+                newStrides[k] = strides[axis] * window.stride();
+            } else if (k == axis + 1) {
+                newStrides[k] = strides[axis] * window.dilation();
+            } else {
+                newStrides[k] = strides[source];
+            }
+            if (newStart != null) {
+                newStart[k] = k == axis || k == axis + 1 ? 0 : maskStart[source];
+                newEnd[k] = k == axis || k == axis + 1 ? newShape[k] : maskEnd[source];
+            }
+            if (k != axis) {
+                source++;
+            }
+        }
+        if (Shapes.size(newShape) == 0) {
+            return contiguous(newShape);
+        }
+        return new View(newShape, newStrides, offset, newStart, newEnd, padValue);
+    }
+
+    /**
      * @param axes true for each dimension to reverse
      * @return the view reading those dimensions backwards
      */

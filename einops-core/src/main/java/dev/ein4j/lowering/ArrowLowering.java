@@ -147,17 +147,19 @@ public final class ArrowLowering {
             Map<String, Integer> lengths = new HashMap<>(given);
             for (int d = 0; d < left.size(); d++) {
                 if (!LengthSolver.solve(left.get(d), shape[d], lengths, errors)) {
-                    throw errors.shape(left.get(d).span(), "cannot infer the lengths of "
-                            + LengthSolver.names(left.get(d), lengths) + " from " + errors.text(left.get(d).span())
-                            + " of length " + shape[d] + ": give all but one of them by name");
+                    throw errors.shape(left.get(d).span(), left.get(d).isWindow()
+                            ? "the kernel length " + left.get(d).axes().get(1).name() + " of window " + errors.text(left.get(d).span())
+                            + " is not known: give it by name, e.g. Axes.of(\"" + left.get(d).axes().get(1).name() + "\", 3)"
+                            : "cannot infer the lengths of " + LengthSolver.names(left.get(d), lengths) + " from "
+                            + errors.text(left.get(d).span()) + " of length " + shape[d] + ": give all but one of them by name");
                 }
             }
             newAxes.values().forEach(axis -> lengths.putIfAbsent(axis.name(), LengthSolver.lengthOf(axis, lengths)));
             List<Step> steps = new ArrayList<>();
             int[] current = shape.clone();
 
-            int[] elementary = leftAxes.stream().mapToInt(name -> length(name, lengths)).toArray();
-            current = reshape(steps, current, elementary);
+            current = reshape(steps, current, Windows.reshapeTarget(left, shape, lengths));
+            current = Windows.apply(steps, left, current, lengths);
 
             List<String> remaining = new ArrayList<>(leftAxes);
             if (operation == Operation.REDUCE) {

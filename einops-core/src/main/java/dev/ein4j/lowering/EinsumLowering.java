@@ -162,9 +162,11 @@ public final class EinsumLowering {
                 List<Step> steps = new ArrayList<>();
                 int[] shape = shapes.get(i).clone();
                 int[] elementary = currentShapes.get(i);
-                if (!Arrays.equals(shape, elementary)) {
-                    steps.add(new Step.Reshape(elementary));
+                int[] split = Windows.reshapeTarget(layouts.get(i), shape, withEllipsis(layouts.get(i), shape));
+                if (!Arrays.equals(shape, split)) {
+                    steps.add(new Step.Reshape(split));
                 }
+                Windows.apply(steps, layouts.get(i), split, lengths);
                 List<String> axes = axesLists.get(i);
                 List<Integer> ownLengths = new ArrayList<>(Arrays.stream(elementary).boxed().toList());
                 takeDiagonals(axes, ownLengths, steps);
@@ -198,6 +200,19 @@ public final class EinsumLowering {
         }
 
         /** Lengths from single-axis dimensions first, then compositions with one unknown, until stable. */
+        /** The lengths, with the operand's own ellipsis lengths (they may be 1 where others broadcast). */
+        private Map<String, Integer> withEllipsis(List<Dimension> layout, int[] shape) {
+            Map<String, Integer> own = new HashMap<>(lengths);
+            for (int d = 0; d < layout.size(); d++) {
+                for (ElementaryAxis axis : layout.get(d).axes()) {
+                    if (axis.isEllipsis()) {
+                        own.put(axis.name(), shape[d]);
+                    }
+                }
+            }
+            return own;
+        }
+
         private void solveLengths(List<List<Dimension>> layouts) {
             Map<String, Integer> firstOperand = new HashMap<>();
             layouts.forEach(layout -> layout.forEach(dimension -> dimension.axes().stream()

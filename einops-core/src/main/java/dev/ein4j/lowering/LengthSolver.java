@@ -24,6 +24,9 @@ final class LengthSolver {
      * @return false if two or more axes are still unknown (the caller may learn them elsewhere)
      */
     static boolean solve(Dimension dimension, int actual, Map<String, Integer> lengths, LoweringErrors errors) {
+        if (dimension.isWindow()) {
+            return solveWindow(dimension, actual, lengths, errors);
+        }
         long product = 1;
         List<ElementaryAxis> unknown = new ArrayList<>();
         for (ElementaryAxis axis : dimension.axes()) {
@@ -56,7 +59,37 @@ final class LengthSolver {
         return true;
     }
 
+    /**
+     * A window (s*h + d*k) over an input of length L: the kernel length K must be known (given, or
+     * from another operand), never guessed; then H = ⌊(L − d·(K − 1) − 1) / s⌋ + 1.
+     */
+    private static boolean solveWindow(Dimension dimension, int actual, Map<String, Integer> lengths, LoweringErrors errors) {
+        ElementaryAxis position = dimension.axes().get(0);
+        ElementaryAxis kernel = dimension.axes().get(1);
+        Integer kernelLength = lengths.get(kernel.name());
+        if (kernelLength == null) {
+            return false;
+        }
+        long span = (long) dimension.dilation() * (kernelLength - 1) + 1;
+        if (span > actual) {
+            throw errors.shape(dimension.span(), "window " + errors.text(dimension.span()) + " spans " + span
+                    + " elements (kernel " + kernel.name() + " = " + kernelLength + ", dilation " + dimension.dilation()
+                    + ") but the input has length " + actual);
+        }
+        int outLength = dev.ein4j.ir.WindowArgument.outLength(actual, kernelLength, dimension.stride(), dimension.dilation());
+        Integer known = lengths.putIfAbsent(position.name(), outLength);
+        if (known != null && known != outLength) {
+            throw errors.shape(dimension.span(), "window " + errors.text(dimension.span()) + " over length " + actual
+                    + " has " + outLength + " positions, but " + position.name() + " has length " + known);
+        }
+        return true;
+    }
+
+    /** @return the names of a dimension's unknown axes (the kernel axis of a window) */
     static String names(Dimension dimension, Map<String, Integer> lengths) {
+        if (dimension.isWindow()) {
+            return dimension.axes().get(1).name() + " (a window's kernel length: give it, or let another operand name it)";
+        }
         return dimension.axes().stream().filter(axis -> lengthOf(axis, lengths) < 0).map(ElementaryAxis::name)
                 .reduce((a, b) -> a + " and " + b).orElse("");
     }

@@ -31,7 +31,7 @@ final class OperandLayout {
      * @param ellipsisLength how many axes the ellipsis stands for (ignored without one)
      * @param ellipsisFirst index of the first ellipsis axis name ({@code …k}), for right-aligned
      *        broadcasting between einsum operands
-     * @param errors reports window terms, which are not lowered yet
+     * @param errors for errors in the operand (unused for now: every term lowers)
      * @return the dimensions, in order
      */
     static List<Dimension> dimensions(Operand operand, int ellipsisLength, int ellipsisFirst, LoweringErrors errors) {
@@ -53,9 +53,11 @@ final class OperandLayout {
                     }
                 }
                 dimensions.add(new Dimension(axes, term.span()));
-            } else if (term instanceof WindowAxis) {
-                throw errors.shape(term.span(), "window axes such as " + term
-                        + " are not lowered yet; they parse and validate, and convolution patterns come with the layers");
+            } else if (term instanceof WindowAxis window) {
+                dimensions.add(new Dimension(List.of(
+                        new ElementaryAxis(window.outer().name(), -1, window.outer().span()),
+                        new ElementaryAxis(window.inner().name(), -1, window.inner().span())),
+                        term.span(), (int) window.outer().coefficient(), (int) window.inner().coefficient()));
             } else {
                 dimensions.add(new Dimension(single(term).map(List::of).orElse(List.of()), term.span()));
             }

@@ -141,4 +141,31 @@ public sealed interface Step {
             return "diagonal of axes " + first + " and " + second + " -> " + Arrays.toString(shape);
         }
     }
+
+    /**
+     * Slide a window along one dimension: it becomes two, the window positions and the offsets in
+     * the window (WINDOW, a view). {@code (2*h + kh)} over length 9 with kh = 3 is positions h of
+     * length 4 and offsets kh of length 3, element (h, kh) reading input 2·h + kh.
+     */
+    record Window(dev.ein4j.ir.WindowArgument window, int[] shape) implements Step {
+        /** Copies the array: plans are cached and shared. */
+        public Window {
+            shape = shape.clone();
+        }
+
+        @Override
+        public int[] shapeAfter() {
+            return shape.clone();
+        }
+
+        @Override
+        public int[] shape() {
+            return shape.clone();
+        }
+
+        @Override
+        public String toString() {
+            return "window " + window + " -> " + Arrays.toString(shape);
+        }
+    }
 }

@@ -67,13 +67,14 @@ record Access(List<Node> moves, View probe) {
         return moves.stream().allMatch(move -> move.op() == Op.RESHAPE || move.op() == Op.DETACH);
     }
 
-    /** @return whether a computed node may be evaluated through these moves: no padding, no broadcast recompute */
+    /** @return whether a computed node may be evaluated through these moves: no padding, no recompute of broadcast or windowed values */
     boolean fusesComputation() {
         if (probe == null) {
             return false;
         }
         for (Node move : moves) {
-            if (move.op() == Op.PAD || move.op() == Op.EXPAND && move.size() > move.source(0).size()) {
+            boolean grows = move.size() > move.source(0).size(); // a broadcast or overlapping windows
+            if (move.op() == Op.PAD || (move.op() == Op.EXPAND || move.op() == Op.WINDOW) && grows) {
                 return false;
             }
         }

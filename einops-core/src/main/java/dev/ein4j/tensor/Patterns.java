@@ -59,6 +59,9 @@ final class Patterns {
         if (step instanceof Step.Expand expand) {
             return Ops.broadcastTo(x, expand.shape());
         }
+        if (step instanceof Step.Window window) {
+            return Ops.apply(Op.WINDOW, x.dtype(), window.shape(), window.window(), x);
+        }
         if (step instanceof Step.Reduce reduce) {
             return Reductions.reduce(x, reduction, reduce.axes(), false);
         }

@@ -1,0 +1,134 @@
+package dev.ein4j.cpu;
+
+import dev.ein4j.backend.Backend;
+import dev.ein4j.backend.BackendCapabilities;
+import dev.ein4j.backend.DeviceBuffer;
+import dev.ein4j.cpu.gemm.Gemm;
+import dev.ein4j.cpu.tile.TileKernels;
+import dev.ein4j.cpu.tile.TileOps;
+import dev.ein4j.error.EinopsException;
+import dev.ein4j.ir.DType;
+import dev.ein4j.kernel.HostData;
+import dev.ein4j.kernel.Kernel;
+import dev.ein4j.kernel.KernelInterpreter;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The fast CPU backend: elementwise and reduce kernels evaluated tile by tile (Vector API loops
+ * when {@code jdk.incubator.vector} is loaded, plain loops otherwise), contractions on a packed,
+ * cache-blocked GEMM, all on one shared {@link WorkerPool}; buffers are typed Java arrays (float32
+ * as float[]) recycled by size class, so steady-state training allocates nothing. Kernels it has no
+ * fast path for (integer contractions) run on the {@link KernelInterpreter}. Synchronous.
+ */
+public final class CpuBackend implements Backend {
+
+    /** The name of this backend. */
+    public static final String NAME = "cpu";
+
+    private static final BackendCapabilities CAPABILITIES = BackendCapabilities.heap();
+
+    private final BufferPool pool = new BufferPool(Runtime.getRuntime().maxMemory() / 4);
+    private final WorkerPool workers = WorkerPool.shared();
+    private final TileKernels tiles = new TileKernels(TileOps.get(), workers);
+    private final ContractRunner contractions = new ContractRunner(Gemm.get(), tiles, pool);
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public BackendCapabilities capabilities() {
+        return CAPABILITIES;
+    }
+
+    /** @return "vector" when the Vector API runs the loops, "scalar" otherwise */
+    public String vectorization() {
+        return TileOps.get().kind();
+    }
+
+    /** @return the number of worker threads */
+    public int threads() {
+        return workers.parallelism();
+    }
+
+    /** @return arrays allocated fresh since the backend was made (not served from the pool) */
+    public long freshAllocations() {
+        return pool.allocations();
+    }
+
+    @Override
+    public DeviceBuffer allocate(DType dtype, long size) {
+        if (size < 0 || size > CAPABILITIES.maxBufferElements()) {
+            throw new EinopsException("cpu backend: cannot allocate " + size + " elements");
+        }
+        return new CpuBuffer(pool.take(dtype, (int) size));
+    }
+
+    @Override
+    public void write(DeviceBuffer target, HostData data) {
+        HostData buffer = live(target).data;
+        if (data.length() != buffer.length()) {
+            throw new EinopsException("cpu backend: writing " + data.length() + " elements into a buffer of " + buffer.length());
+        }
+        if (data.dtype() == buffer.dtype()) {
+            buffer.copyFrom(data, 0, 0, data.length());
+        } else {
+            for (int i = 0; i < data.length(); i++) {
+                buffer.set(i, data.get(i));
+            }
+        }
+    }
+
+    @Override
+    public HostData read(DeviceBuffer source) {
+        HostData data = live(source).data;
+        HostData copy = HostData.allocate(data.dtype(), data.length());
+        copy.copyFrom(data, 0, 0, data.length());
+        return copy;
+    }
+
+    @Override
+    public void execute(Kernel kernel, DeviceBuffer output, List<DeviceBuffer> inputs) {
+        HostData out = live(output).data;
+        List<HostData> arrays = new ArrayList<>(inputs.size());
+        for (DeviceBuffer input : inputs) {
+            arrays.add(live(input).data);
+        }
+        if (kernel.kind() == Kernel.Kind.CONTRACT) {
+            if (ContractRunner.supports(kernel)) {
+                contractions.run(kernel, out, arrays);
+            } else {
+                KernelInterpreter.run(kernel, out, arrays);
+            }
+        } else {
+            tiles.run(kernel, out, arrays);
+        }
+    }
+
+    @Override
+    public void release(DeviceBuffer buffer) {
+        CpuBuffer cpu = own(buffer);
+        if (cpu.released) {
+            return;
+        }
+        cpu.released = true;
+        pool.give(cpu.data);
+    }
+
+    private static CpuBuffer live(DeviceBuffer buffer) {
+        CpuBuffer cpu = own(buffer);
+        if (cpu.released) {
+            throw new IllegalStateException("cpu backend: use of a released buffer " + cpu);
+        }
+        return cpu;
+    }
+
+    private static CpuBuffer own(DeviceBuffer buffer) {
+        if (buffer instanceof CpuBuffer cpu) {
+            return cpu;
+        }
+        throw new EinopsException("cpu backend was handed a buffer of another backend: " + buffer);
+    }
+}

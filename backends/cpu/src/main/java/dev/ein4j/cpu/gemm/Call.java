@@ -1,0 +1,69 @@
+package dev.ein4j.cpu.gemm;
+
+/**
+ * One multiply's arguments, checked, and oriented: C = A·B may run as Cᵀ = Bᵀ·Aᵀ (operands swapped
+ * and transposed, m and n exchanged), which is chosen when it wastes fewer padded tile entries by a
+ * wide margin (a thin C such as a matrix-vector product), or else when it makes C's columns adjacent,
+ * so that whole tiles are stored as vectors.
+ */
+final class Call {
+
+    final int m;
+    final int n;
+    final View left;
+    final View right;
+    final View out;
+    final BlockListener listener;
+    /** Whether A and B (and their arrays) are exchanged. */
+    final boolean swapped;
+
+    private Call(int m, int n, View left, View right, View out, BlockListener listener, boolean swapped) {
+        this.m = m;
+        this.n = n;
+        this.left = left;
+        this.right = right;
+        this.out = out;
+        this.listener = listener;
+        this.swapped = swapped;
+    }
+
+    /** @return the call to run, or null when C has no elements */
+    static Call of(int batches, int m, int n, int k, Operand left, Operand right, Operand out,
+            BlockListener listener, int mr, int nr) {
+        check(batches >= 0 && m >= 0 && n >= 0 && k >= 0, "negative size");
+        check(left.batch().length >= batches && right.batch().length >= batches && out.batch().length >= batches,
+                "a batch table is shorter than batches");
+        check(left.rows().length >= m && left.cols().length >= k, "A's tables are shorter than m × k");
+        check(right.rows().length >= k && right.cols().length >= n, "B's tables are shorter than k × n");
+        check(out.rows().length >= m && out.cols().length >= n, "C's tables are shorter than m × n");
+        if (batches == 0 || m == 0 || n == 0) {
+            return null;
+        }
+        View c = new View(out);
+        boolean swap;
+        long padded = padded(m, mr) * padded(n, nr);
+        long paddedSwapped = padded(n, mr) * padded(m, nr);
+        if (paddedSwapped * 2 < padded || padded * 2 < paddedSwapped) {
+            swap = paddedSwapped < padded;
+        } else {
+            swap = !c.unitCols && c.unitRows;
+        }
+        if (!swap) {
+            return new Call(m, n, new View(left), new View(right), c, listener, false);
+        }
+        BlockListener back = listener == null ? null
+                : (b, rowFrom, rowTo, colFrom, colTo) -> listener.finished(b, colFrom, colTo, rowFrom, rowTo);
+        return new Call(n, m, new View(right.transposed()), new View(left.transposed()),
+                new View(out.transposed()), back, true);
+    }
+
+    private static long padded(int size, int tile) {
+        return (size + tile - 1L) / tile * tile;
+    }
+
+    private static void check(boolean condition, String message) {
+        if (!condition) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package dev.ein4j.cpu.gemm;
+
+/**
+ * One double multiply: the operands, the kernel and the per-thread buffers the blocked loops of
+ * {@link Job} fill and stream. The twin of {@link FloatJob}, for double (kept identical but for the type).
+ */
+final class DoubleJob extends Job<DoubleJob.Workspace> {
+
+    /** Packing buffers, one set per thread, grown as needed and kept: fresh large arrays page-fault. */
+    static final class Workspace {
+        double[] a = new double[0];
+        double[] b = new double[0];
+        double[] tile = new double[0];
+        int[] tileRows = new int[0];
+        int[] rows = new int[0];
+    }
+
+    private static final ThreadLocal<Workspace> WORKSPACES = ThreadLocal.withInitial(Workspace::new);
+
+    static final int PAD = Integer.getInteger("pad", 0);
+    private final double[] a;
+    private final double[] bm;
+    private final double[] c;
+    private final View left;
+    private final View right;
+    private final View out;
+    private final DoubleKernel kernel;
+
+    DoubleJob(int k, double[] a, View left, double[] bm, View right, double[] c, View out, DoubleKernel kernel,
+            BlockListener listener) {
+        super(k, Blocking.of(kernel.mr(), kernel.nr(), Double.BYTES), listener);
+        this.a = a;
+        this.bm = bm;
+        this.c = c;
+        this.left = left;
+        this.right = right;
+        this.out = out;
+        this.kernel = kernel;
+    }
+
+    @Override
+    Workspace workspace() {
+        Workspace w = WORKSPACES.get();
+        Blocking s = blocking;
+        int kc = Math.min(s.kc(), k);
+        if (w.a.length < s.mc() * kc) {
+            w.a = new double[s.mc() * kc];
+        }
+        if (w.b.length < s.nc() * kc) {
+            w.b = new double[s.nc() * kc + 64];
+        }
+        if (w.tile.length < s.mr() * s.nr()) {
+            w.tile = new double[s.mr() * s.nr()];
+            w.tileRows = new int[s.mr()];
+            for (int r = 0; r < s.mr(); r++) {
+                w.tileRows[r] = r * s.nr();
+            }
+        }
+        if (w.rows.length < s.mc()) {
+            w.rows = new int[s.mc()];
+        }
+        return w;
+    }
+
+    @Override
+    void packB(Workspace w, int b, int pc, int kc, int jc, int nc) {
+        DoublePacking.packB(bm, right, b, pc, kc, jc, nc, blocking.nr(), w.b, PAD);
+    }
+
+    @Override
+    void packA(Workspace w, int b, int ic, int mc, int pc, int kc) {
+        DoublePacking.packA(a, left, b, ic, mc, pc, kc, blocking.mr(), w.a);
+    }
+
+    @Override
+    void macro(Workspace w, int b, int ic, int mc, int jc, int nc, int kc, boolean add) {
+        int mr = blocking.mr();
+        int nr = blocking.nr();
+        boolean direct = out.unitCols;
+        if (direct) {
+            // index of each row's column 0; a tile at column j then starts at rows[i] + j
+            long col0 = out.cols[0];
+            for (int i = 0; i < mc; i++) {
+                w.rows[i] = (int) (out.rowOffset(b, ic + i) + col0);
+            }
+        }
+        double[] ap = w.a;
+        double[] bp = w.b;
+        // each A sliver stays in L1 while it sweeps the whole B panel, which stays in L2
+        for (int ir = 0; ir < mc; ir += mr) {
+            int rows = Math.min(mr, mc - ir);
+            for (int jr = 0; jr < nc; jr += nr) {
+                int cols = Math.min(nr, nc - jr);
+                if (direct && rows == mr && cols == nr) {
+                    kernel.tile(kc, ap, ir * kc, bp, PAD + jr * kc, c, w.rows, ir, jc + jr, add);
+                } else {
+                    kernel.tile(kc, ap, ir * kc, bp, PAD + jr * kc, w.tile, w.tileRows, 0, 0, false);
+                    scatter(w.tile, nr, b, ic + ir, rows, jc + jr, cols, add);
+                }
+            }
+        }
+    }
+
+    /** Writes the valid part of a tile computed into a buffer (edges, or C columns not adjacent). */
+    private void scatter(double[] tile, int nr, int b, int i0, int rows, int j0, int cols, boolean add) {
+        long[] outCols = out.cols;
+        for (int i = 0; i < rows; i++) {
+            long row = out.rowOffset(b, i0 + i);
+            for (int j = 0, t = i * nr; j < cols; j++, t++) {
+                int at = (int) (row + outCols[j0 + j]);
+                c[at] = add ? c[at] + tile[t] : tile[t];
+            }
+        }
+    }
+
+    @Override
+    void zero(int b, int i0, int i1, int j0, int j1) {
+        for (int i = i0; i < i1; i++) {
+            long row = out.rowOffset(b, i);
+            for (int j = j0; j < j1; j++) {
+                c[(int) (row + out.cols[j])] = 0d;
+            }
+        }
+    }
+}

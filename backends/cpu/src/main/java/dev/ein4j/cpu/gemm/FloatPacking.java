@@ -1,0 +1,96 @@
+package dev.ein4j.cpu.gemm;
+
+import java.util.Arrays;
+
+/**
+ * Copies float operand panels into the contiguous layouts the micro-kernels stream through.
+ * <ul>
+ * <li>A panel (mc × kc) → slivers of MR rows, sliver s at {@code s·MR·kc}, its row r at
+ * {@code + r·kc}: each row is a plain copy when A's columns are contiguous (row-major A).</li>
+ * <li>B panel (kc × nc) → slivers of NR columns, sliver s at {@code s·NR·kc}, its step p at
+ * {@code + p·NR}: the NR values the kernel loads as vectors together.</li>
+ * </ul>
+ * Rows or columns past the panel's edge are zero, so the kernels always compute whole tiles without
+ * reading outside the operands. {@link DoublePacking} is the same code for double.
+ */
+final class FloatPacking {
+
+    private FloatPacking() {
+    }
+
+    /**
+     * Packs A[b, i0 .. i0+mc, p0 .. p0+kc].
+     *
+     * @param ap the destination, at least {@code roundUp(mc, mr)·kc} long
+     */
+    static void packA(float[] a, View v, int b, int i0, int mc, int p0, int kc, int mr, float[] ap) {
+        int rowsPadded = Blocking.roundUp(mc, mr);
+        if (v.unitRows && !v.unitCols && mc > 1) {
+            packAColumnMajor(a, v, b, i0, mc, p0, kc, ap);
+        } else {
+            for (int i = 0; i < mc; i++) {
+                int dst = i * kc;
+                long row = v.rowOffset(b, i0 + i);
+                if (v.unitCols) {
+                    System.arraycopy(a, (int) (row + v.cols[p0]), ap, dst, kc);
+                } else {
+                    long[] cols = v.cols;
+                    for (int p = 0; p < kc; p++) {
+                        ap[dst + p] = a[(int) (row + cols[p0 + p])];
+                    }
+                }
+            }
+        }
+        Arrays.fill(ap, mc * kc, rowsPadded * kc, 0f);
+    }
+
+    /** A whose rows are adjacent (a transposed view): walks each column, which is contiguous. */
+    private static void packAColumnMajor(float[] a, View v, int b, int i0, int mc, int p0, int kc, float[] ap) {
+        long first = v.rowOffset(b, i0);
+        for (int p = 0; p < kc; p++) {
+            int src = (int) (first + v.cols[p0 + p]);
+            for (int i = 0, dst = p; i < mc; i++, dst += kc) {
+                ap[dst] = a[src + i];
+            }
+        }
+    }
+
+    /**
+     * Packs B[b, p0 .. p0+kc, j0 .. j0+nc].
+     *
+     * @param bp the destination, at least {@code roundUp(nc, nr)·kc} long
+     */
+    static void packB(float[] bm, View v, int b, int p0, int kc, int j0, int nc, int nr, float[] bp, int pad) {
+        for (int s = 0; s < nc; s += nr) {
+            int width = Math.min(nr, nc - s);
+            int sliver = pad + s * kc;
+            if (v.unitCols) {
+                int col = (int) v.cols[j0 + s];
+                for (int p = 0, dst = sliver; p < kc; p++, dst += nr) {
+                    System.arraycopy(bm, (int) (v.rowOffset(b, p0 + p) + col), bp, dst, width);
+                }
+            } else if (v.unitRows) {
+                long first = v.rowOffset(b, p0);
+                for (int j = 0; j < width; j++) {
+                    int src = (int) (first + v.cols[j0 + s + j]);
+                    for (int p = 0, dst = sliver + j; p < kc; p++, dst += nr) {
+                        bp[dst] = bm[src + p];
+                    }
+                }
+            } else {
+                long[] cols = v.cols;
+                for (int p = 0, dst = sliver; p < kc; p++, dst += nr) {
+                    long row = v.rowOffset(b, p0 + p);
+                    for (int j = 0; j < width; j++) {
+                        bp[dst + j] = bm[(int) (row + cols[j0 + s + j])];
+                    }
+                }
+            }
+            if (width < nr) {
+                for (int p = 0, dst = sliver; p < kc; p++, dst += nr) {
+                    Arrays.fill(bp, dst + width, dst + nr, 0f);
+                }
+            }
+        }
+    }
+}

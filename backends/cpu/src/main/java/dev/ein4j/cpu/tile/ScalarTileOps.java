@@ -1,0 +1,221 @@
+package dev.ein4j.cpu.tile;
+
+import dev.ein4j.ir.Op;
+
+/** {@link TileOps} in plain Java: simple same-index loops that C2 can auto-vectorize where it likes. */
+final class ScalarTileOps implements TileOps {
+
+    @Override
+    public String kind() {
+        return "scalar";
+    }
+
+    @Override
+    public void add(float[] x, float[] y, float[] out, int n) {
+        for (int i = 0; i < n; i++) {
+            out[i] = x[i] + y[i];
+        }
+    }
+
+    @Override
+    public void mul(float[] x, float[] y, float[] out, int n) {
+        for (int i = 0; i < n; i++) {
+            out[i] = x[i] * y[i];
+        }
+    }
+
+    @Override
+    public void max(float[] x, float[] y, float[] out, int n) {
+        for (int i = 0; i < n; i++) {
+            out[i] = Math.max(x[i], y[i]); // Math.max propagates NaN
+        }
+    }
+
+    @Override
+    public void lessThan(float[] x, float[] y, boolean[] out, int n) {
+        for (int i = 0; i < n; i++) {
+            out[i] = x[i] < y[i];
+        }
+    }
+
+    @Override
+    public void equal(float[] x, float[] y, boolean[] out, int n) {
+        for (int i = 0; i < n; i++) {
+            out[i] = x[i] == y[i];
+        }
+    }
+
+    @Override
+    public void where(boolean[] condition, float[] x, float[] y, float[] out, int n) {
+        for (int i = 0; i < n; i++) {
+            out[i] = condition[i] ? x[i] : y[i];
+        }
+    }
+
+    @Override
+    public void unary(Op op, float[] x, float[] out, int n) {
+        unary(op, x, out, 0, n);
+    }
+
+    /** The unary loop over [from, to): also the tail of the vector implementation. */
+    void unary(Op op, float[] x, float[] out, int from, int n) {
+        switch (op) {
+            case EXP -> {
+                for (int i = from; i < n; i++) {
+                    out[i] = (float) Math.exp(x[i]);
+                }
+            }
+            case LOG -> {
+                for (int i = from; i < n; i++) {
+                    out[i] = (float) Math.log(x[i]);
+                }
+            }
+            case SQRT -> {
+                for (int i = from; i < n; i++) {
+                    out[i] = (float) Math.sqrt(x[i]);
+                }
+            }
+            case RECIPROCAL -> {
+                for (int i = from; i < n; i++) {
+                    out[i] = 1f / x[i];
+                }
+            }
+            case SIN -> {
+                for (int i = from; i < n; i++) {
+                    out[i] = (float) Math.sin(x[i]);
+                }
+            }
+            default -> throw new IllegalArgumentException(op + " is not a unary float primitive");
+        }
+    }
+
+    @Override
+    public double sum(float[] x, int n) {
+        double a = 0;
+        double b = 0;
+        double c = 0;
+        double d = 0;
+        int i = 0;
+        for (; i + 3 < n; i += 4) { // four partial sums: fewer dependencies, a little more accuracy
+            a += x[i];
+            b += x[i + 1];
+            c += x[i + 2];
+            d += x[i + 3];
+        }
+        for (; i < n; i++) {
+            a += x[i];
+        }
+        return (a + b) + (c + d);
+    }
+
+    @Override
+    public float max(float[] x, int n, float initial) {
+        float m = initial;
+        for (int i = 0; i < n; i++) {
+            m = Math.max(m, x[i]);
+        }
+        return m;
+    }
+
+    @Override
+    public void add(double[] x, double[] y, double[] out, int n) {
+        for (int i = 0; i < n; i++) {
+            out[i] = x[i] + y[i];
+        }
+    }
+
+    @Override
+    public void mul(double[] x, double[] y, double[] out, int n) {
+        for (int i = 0; i < n; i++) {
+            out[i] = x[i] * y[i];
+        }
+    }
+
+    @Override
+    public void max(double[] x, double[] y, double[] out, int n) {
+        for (int i = 0; i < n; i++) {
+            out[i] = Math.max(x[i], y[i]);
+        }
+    }
+
+    @Override
+    public void lessThan(double[] x, double[] y, boolean[] out, int n) {
+        for (int i = 0; i < n; i++) {
+            out[i] = x[i] < y[i];
+        }
+    }
+
+    @Override
+    public void equal(double[] x, double[] y, boolean[] out, int n) {
+        for (int i = 0; i < n; i++) {
+            out[i] = x[i] == y[i];
+        }
+    }
+
+    @Override
+    public void where(boolean[] condition, double[] x, double[] y, double[] out, int n) {
+        for (int i = 0; i < n; i++) {
+            out[i] = condition[i] ? x[i] : y[i];
+        }
+    }
+
+    @Override
+    public void unary(Op op, double[] x, double[] out, int n) {
+        switch (op) {
+            case EXP -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = Math.exp(x[i]);
+                }
+            }
+            case LOG -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = Math.log(x[i]);
+                }
+            }
+            case SQRT -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = Math.sqrt(x[i]);
+                }
+            }
+            case RECIPROCAL -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = 1.0 / x[i];
+                }
+            }
+            case SIN -> {
+                for (int i = 0; i < n; i++) {
+                    out[i] = Math.sin(x[i]);
+                }
+            }
+            default -> throw new IllegalArgumentException(op + " is not a unary float primitive");
+        }
+    }
+
+    @Override
+    public double sum(double[] x, int n) {
+        double a = 0;
+        double b = 0;
+        double c = 0;
+        double d = 0;
+        int i = 0;
+        for (; i + 3 < n; i += 4) {
+            a += x[i];
+            b += x[i + 1];
+            c += x[i + 2];
+            d += x[i + 3];
+        }
+        for (; i < n; i++) {
+            a += x[i];
+        }
+        return (a + b) + (c + d);
+    }
+
+    @Override
+    public double max(double[] x, int n, double initial) {
+        double m = initial;
+        for (int i = 0; i < n; i++) {
+            m = Math.max(m, x[i]);
+        }
+        return m;
+    }
+}

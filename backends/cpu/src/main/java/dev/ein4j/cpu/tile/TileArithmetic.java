@@ -1,0 +1,185 @@
+package dev.ein4j.cpu.tile;
+
+import dev.ein4j.ir.DType;
+import dev.ein4j.ir.Op;
+import dev.ein4j.kernel.Arithmetic;
+
+/**
+ * One elementwise primitive over one tile, dispatched on types once per tile: the float32 and
+ * float64 forms through {@link TileOps} (vectorized where the Vector API is present), int32 and bool
+ * in plain loops, and every remaining combination through {@link Arithmetic}, the semantic definition.
+ */
+final class TileArithmetic {
+
+    private final TileOps ops;
+
+    TileArithmetic(TileOps ops) {
+        this.ops = ops;
+    }
+
+    /**
+     * @param op the primitive
+     * @param type its result type
+     * @param operandType its operands' type (the condition of WHERE aside)
+     * @param out the result tile
+     * @param x first operand tile
+     * @param y second operand tile, or null
+     * @param z third operand tile (WHERE), or null
+     * @param n elements
+     */
+    void apply(Op op, DType type, DType operandType, Object out, Object x, Object y, Object z, int n) {
+        if (fast(op, type, operandType, out, x, y, z, n)) {
+            return;
+        }
+        for (int j = 0; j < n; j++) {
+            double value = Arithmetic.apply(op, type, Tiles.get(x, j), y == null ? 0 : Tiles.get(y, j), z == null ? 0 : Tiles.get(z, j));
+            Tiles.set(out, j, value);
+        }
+    }
+
+    private boolean fast(Op op, DType type, DType operandType, Object out, Object x, Object y, Object z, int n) {
+        if (operandType == DType.FLOAT32) {
+            return float32(op, out, (float[]) x, y, z, n);
+        }
+        if (operandType == DType.FLOAT64) {
+            return float64(op, out, (double[]) x, y, z, n);
+        }
+        if (op == Op.CAST) {
+            return cast(type, out, x, n);
+        }
+        if (operandType == DType.INT32 && type == DType.INT32) {
+            return int32(op, (int[]) out, (int[]) x, (int[]) y, n);
+        }
+        return false;
+    }
+
+    private boolean float32(Op op, Object out, float[] x, Object y, Object z, int n) {
+        switch (op) {
+            case ADD -> ops.add(x, (float[]) y, (float[]) out, n);
+            case MUL -> ops.mul(x, (float[]) y, (float[]) out, n);
+            case MAX -> ops.max(x, (float[]) y, (float[]) out, n);
+            case CMPLT -> ops.lessThan(x, (float[]) y, (boolean[]) out, n);
+            case CMPEQ -> ops.equal(x, (float[]) y, (boolean[]) out, n);
+            case EXP, LOG, SQRT, RECIPROCAL, SIN -> ops.unary(op, x, (float[]) out, n);
+            case CAST -> {
+                return castFromFloat(out, x, n);
+            }
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean float64(Op op, Object out, double[] x, Object y, Object z, int n) {
+        switch (op) {
+            case ADD -> ops.add(x, (double[]) y, (double[]) out, n);
+            case MUL -> ops.mul(x, (double[]) y, (double[]) out, n);
+            case MAX -> ops.max(x, (double[]) y, (double[]) out, n);
+            case CMPLT -> ops.lessThan(x, (double[]) y, (boolean[]) out, n);
+            case CMPEQ -> ops.equal(x, (double[]) y, (boolean[]) out, n);
+            case EXP, LOG, SQRT, RECIPROCAL, SIN -> ops.unary(op, x, (double[]) out, n);
+            case CAST -> {
+                if (out instanceof float[] f) {
+                    for (int j = 0; j < n; j++) {
+                        f[j] = (float) x[j];
+                    }
+                    return true;
+                }
+                return false;
+            }
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** WHERE has a bool condition as its first operand, so it is dispatched on the branches' type. */
+    boolean where(DType type, Object out, boolean[] condition, Object x, Object y, int n) {
+        switch (type) {
+            case FLOAT32 -> ops.where(condition, (float[]) x, (float[]) y, (float[]) out, n);
+            case FLOAT64 -> ops.where(condition, (double[]) x, (double[]) y, (double[]) out, n);
+            case INT32 -> {
+                int[] o = (int[]) out;
+                int[] a = (int[]) x;
+                int[] b = (int[]) y;
+                for (int j = 0; j < n; j++) {
+                    o[j] = condition[j] ? a[j] : b[j];
+                }
+            }
+            case BOOL -> {
+                boolean[] o = (boolean[]) out;
+                boolean[] a = (boolean[]) x;
+                boolean[] b = (boolean[]) y;
+                for (int j = 0; j < n; j++) {
+                    o[j] = condition[j] ? a[j] : b[j];
+                }
+            }
+        }
+        return true;
+    }
+
+    private static boolean castFromFloat(Object out, float[] x, int n) {
+        if (out instanceof double[] d) {
+            for (int j = 0; j < n; j++) {
+                d[j] = x[j];
+            }
+            return true;
+        }
+        if (out instanceof boolean[] b) {
+            for (int j = 0; j < n; j++) {
+                b[j] = x[j] != 0f;
+            }
+            return true;
+        }
+        return false;
+    }
+
+    private static boolean cast(DType type, Object out, Object x, int n) {
+        if (x instanceof boolean[] b && out instanceof float[] f) {
+            for (int j = 0; j < n; j++) {
+                f[j] = b[j] ? 1f : 0f;
+            }
+            return true;
+        }
+        if (x instanceof int[] i && out instanceof float[] f) {
+            for (int j = 0; j < n; j++) {
+                f[j] = i[j];
+            }
+            return true;
+        }
+        if (x instanceof boolean[] b && out instanceof int[] i) {
+            for (int j = 0; j < n; j++) {
+                i[j] = b[j] ? 1 : 0;
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /** int32 arithmetic wraps, as Java's int arithmetic does. */
+    private static boolean int32(Op op, int[] out, int[] x, int[] y, int n) {
+        switch (op) {
+            case ADD -> {
+                for (int j = 0; j < n; j++) {
+                    out[j] = x[j] + y[j];
+                }
+            }
+            case MUL -> {
+                for (int j = 0; j < n; j++) {
+                    out[j] = x[j] * y[j];
+                }
+            }
+            case MAX -> {
+                for (int j = 0; j < n; j++) {
+                    out[j] = Math.max(x[j], y[j]);
+                }
+            }
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,82 @@
+package dev.ein4j.cpu.tile;
+
+/**
+ * The loops of the float32 and float64 primitives over one tile (arrays starting at index 0).
+ * Two implementations: {@link ScalarTileOps} in plain Java, and a Vector API one loaded only when
+ * {@code jdk.incubator.vector} is present ({@link #get()}). Results are rounded to the array's type,
+ * as the kernel semantics require; NaN propagates through MAX.
+ */
+public interface TileOps {
+
+    /** @return "vector" or "scalar" */
+    String kind();
+
+    void add(float[] x, float[] y, float[] out, int n);
+
+    void mul(float[] x, float[] y, float[] out, int n);
+
+    void max(float[] x, float[] y, float[] out, int n);
+
+    void lessThan(float[] x, float[] y, boolean[] out, int n);
+
+    void equal(float[] x, float[] y, boolean[] out, int n);
+
+    void where(boolean[] condition, float[] x, float[] y, float[] out, int n);
+
+    /** EXP, LOG, SQRT, RECIPROCAL or SIN. */
+    void unary(dev.ein4j.ir.Op op, float[] x, float[] out, int n);
+
+    /** @return Σ x[0..n) accumulated in double */
+    double sum(float[] x, int n);
+
+    /** @return max(initial, x[0..n)), NaN if any is NaN */
+    float max(float[] x, int n, float initial);
+
+    void add(double[] x, double[] y, double[] out, int n);
+
+    void mul(double[] x, double[] y, double[] out, int n);
+
+    void max(double[] x, double[] y, double[] out, int n);
+
+    void lessThan(double[] x, double[] y, boolean[] out, int n);
+
+    void equal(double[] x, double[] y, boolean[] out, int n);
+
+    void where(boolean[] condition, double[] x, double[] y, double[] out, int n);
+
+    void unary(dev.ein4j.ir.Op op, double[] x, double[] out, int n);
+
+    double sum(double[] x, int n);
+
+    double max(double[] x, int n, double initial);
+
+    /** @return the Vector API implementation when its module is loaded (and {@code ein4j.cpu.vector} is not false), else the scalar one */
+    static TileOps get() {
+        return Loader.OPS;
+    }
+
+    /** Loads the implementation once; the vector class is only touched when its module is there. */
+    final class Loader {
+        static final TileOps OPS = load();
+
+        private Loader() {
+        }
+
+        private static TileOps load() {
+            if (!vectorAvailable()) {
+                return new ScalarTileOps();
+            }
+            try {
+                return (TileOps) Class.forName("dev.ein4j.cpu.tile.VectorTileOps").getDeclaredConstructor().newInstance();
+            } catch (ReflectiveOperationException | LinkageError unavailable) {
+                return new ScalarTileOps();
+            }
+        }
+
+        /** @return whether the Vector API may be used: its module is loaded and not switched off */
+        public static boolean vectorAvailable() {
+            return !"false".equals(System.getProperty("ein4j.cpu.vector"))
+                    && ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+        }
+    }
+}

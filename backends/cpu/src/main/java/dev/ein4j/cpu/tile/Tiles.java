@@ -1,0 +1,134 @@
+package dev.ein4j.cpu.tile;
+
+import dev.ein4j.ir.DType;
+import dev.ein4j.kernel.HostData;
+
+/** Typed tile arrays: float32 as float[], float64 as double[], int32 as int[], bool as boolean[]. */
+final class Tiles {
+
+    private Tiles() {
+    }
+
+    static Object allocate(DType dtype, int length) {
+        return switch (dtype) {
+            case FLOAT32 -> new float[length];
+            case FLOAT64 -> new double[length];
+            case INT32 -> new int[length];
+            case BOOL -> new boolean[length];
+        };
+    }
+
+    /** Fills [from, to) of a tile with one value, rounded to the tile's type. */
+    static void fill(Object tile, int from, int to, double value) {
+        if (from >= to) {
+            return;
+        }
+        if (tile instanceof float[] f) {
+            java.util.Arrays.fill(f, from, to, (float) value);
+        } else if (tile instanceof double[] d) {
+            java.util.Arrays.fill(d, from, to, value);
+        } else if (tile instanceof int[] n) {
+            java.util.Arrays.fill(n, from, to, (int) DType.INT32.round(value));
+        } else {
+            java.util.Arrays.fill((boolean[]) tile, from, to, value != 0.0);
+        }
+    }
+
+    /** Element j of a tile as a double. */
+    static double get(Object tile, int j) {
+        if (tile instanceof float[] f) {
+            return f[j];
+        }
+        if (tile instanceof double[] d) {
+            return d[j];
+        }
+        if (tile instanceof int[] n) {
+            return n[j];
+        }
+        return ((boolean[]) tile)[j] ? 1.0 : 0.0;
+    }
+
+    /** Sets element j of a tile, rounding to its type. */
+    static void set(Object tile, int j, double value) {
+        if (tile instanceof float[] f) {
+            f[j] = (float) value;
+        } else if (tile instanceof double[] d) {
+            d[j] = value;
+        } else if (tile instanceof int[] n) {
+            n[j] = (int) DType.INT32.round(value);
+        } else {
+            ((boolean[]) tile)[j] = value != 0.0;
+        }
+    }
+
+    /**
+     * Reads [from, to) of a tile from a buffer: element j at position + (j − from)·stride.
+     * Contiguous runs are one array copy, broadcasts one fill.
+     */
+    static void gather(HostData source, Object tile, int from, int to, long position, long stride) {
+        if (from >= to) {
+            return;
+        }
+        int at = (int) position;
+        int step = (int) stride;
+        int count = to - from;
+        if (source instanceof HostData.Float32 f) {
+            float[] a = f.values();
+            float[] t = (float[]) tile;
+            if (step == 1) {
+                System.arraycopy(a, at, t, from, count);
+            } else if (step == 0) {
+                java.util.Arrays.fill(t, from, to, a[at]);
+            } else {
+                for (int j = from; j < to; j++, at += step) {
+                    t[j] = a[at];
+                }
+            }
+        } else if (source instanceof HostData.Float64 d) {
+            double[] a = d.values();
+            double[] t = (double[]) tile;
+            if (step == 1) {
+                System.arraycopy(a, at, t, from, count);
+            } else if (step == 0) {
+                java.util.Arrays.fill(t, from, to, a[at]);
+            } else {
+                for (int j = from; j < to; j++, at += step) {
+                    t[j] = a[at];
+                }
+            }
+        } else if (source instanceof HostData.Int32 n) {
+            int[] a = n.values();
+            int[] t = (int[]) tile;
+            if (step == 1) {
+                System.arraycopy(a, at, t, from, count);
+            } else {
+                for (int j = from; j < to; j++, at += step) {
+                    t[j] = a[at];
+                }
+            }
+        } else {
+            byte[] a = ((HostData.Bool) source).values();
+            boolean[] t = (boolean[]) tile;
+            for (int j = from; j < to; j++, at += step) {
+                t[j] = a[at] != 0;
+            }
+        }
+    }
+
+    /** Writes a tile's first {@code count} elements to a buffer from index {@code at}, both of one type. */
+    static void store(Object tile, HostData target, int at, int count) {
+        if (target instanceof HostData.Float32 f) {
+            System.arraycopy((float[]) tile, 0, f.values(), at, count);
+        } else if (target instanceof HostData.Float64 d) {
+            System.arraycopy((double[]) tile, 0, d.values(), at, count);
+        } else if (target instanceof HostData.Int32 n) {
+            System.arraycopy((int[]) tile, 0, n.values(), at, count);
+        } else {
+            byte[] bytes = ((HostData.Bool) target).values();
+            boolean[] t = (boolean[]) tile;
+            for (int j = 0; j < count; j++) {
+                bytes[at + j] = t[j] ? (byte) 1 : (byte) 0;
+            }
+        }
+    }
+}

@@ -1,0 +1,275 @@
+package dev.ein4j.cpu.tile;
+
+import dev.ein4j.ir.Op;
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * {@link TileOps} with the Vector API at the machine's preferred width. Loaded reflectively by
+ * {@link TileOps#get()}, so nothing else refers to {@code jdk.incubator.vector}; the tail of each
+ * tile (fewer elements than a vector) runs scalar.
+ */
+final class VectorTileOps implements TileOps {
+
+    private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
+    private final ScalarTileOps tail = new ScalarTileOps();
+
+    @Override
+    public String kind() {
+        return "vector";
+    }
+
+    @Override
+    public void add(float[] x, float[] y, float[] out, int n) {
+        int i = 0;
+        for (int bound = F.loopBound(n); i < bound; i += F.length()) {
+            FloatVector.fromArray(F, x, i).add(FloatVector.fromArray(F, y, i)).intoArray(out, i);
+        }
+        for (; i < n; i++) {
+            out[i] = x[i] + y[i];
+        }
+    }
+
+    @Override
+    public void mul(float[] x, float[] y, float[] out, int n) {
+        int i = 0;
+        for (int bound = F.loopBound(n); i < bound; i += F.length()) {
+            FloatVector.fromArray(F, x, i).mul(FloatVector.fromArray(F, y, i)).intoArray(out, i);
+        }
+        for (; i < n; i++) {
+            out[i] = x[i] * y[i];
+        }
+    }
+
+    @Override
+    public void max(float[] x, float[] y, float[] out, int n) {
+        int i = 0;
+        for (int bound = F.loopBound(n); i < bound; i += F.length()) {
+            FloatVector.fromArray(F, x, i).max(FloatVector.fromArray(F, y, i)).intoArray(out, i);
+        }
+        for (; i < n; i++) {
+            out[i] = Math.max(x[i], y[i]);
+        }
+    }
+
+    @Override
+    public void lessThan(float[] x, float[] y, boolean[] out, int n) {
+        int i = 0;
+        for (int bound = F.loopBound(n); i < bound; i += F.length()) {
+            FloatVector.fromArray(F, x, i).compare(VectorOperators.LT, FloatVector.fromArray(F, y, i)).intoArray(out, i);
+        }
+        for (; i < n; i++) {
+            out[i] = x[i] < y[i];
+        }
+    }
+
+    @Override
+    public void equal(float[] x, float[] y, boolean[] out, int n) {
+        int i = 0;
+        for (int bound = F.loopBound(n); i < bound; i += F.length()) {
+            FloatVector.fromArray(F, x, i).compare(VectorOperators.EQ, FloatVector.fromArray(F, y, i)).intoArray(out, i);
+        }
+        for (; i < n; i++) {
+            out[i] = x[i] == y[i];
+        }
+    }
+
+    @Override
+    public void where(boolean[] condition, float[] x, float[] y, float[] out, int n) {
+        int i = 0;
+        for (int bound = F.loopBound(n); i < bound; i += F.length()) {
+            VectorMask<Float> mask = VectorMask.fromArray(F, condition, i);
+            FloatVector.fromArray(F, y, i).blend(FloatVector.fromArray(F, x, i), mask).intoArray(out, i);
+        }
+        for (; i < n; i++) {
+            out[i] = condition[i] ? x[i] : y[i];
+        }
+    }
+
+    @Override
+    public void unary(Op op, float[] x, float[] out, int n) {
+        VectorOperators.Unary operator = switch (op) {
+            case EXP -> VectorOperators.EXP;
+            case LOG -> VectorOperators.LOG;
+            case SQRT -> VectorOperators.SQRT;
+            case SIN -> VectorOperators.SIN;
+            default -> null;
+        };
+        int i = 0;
+        int bound = F.loopBound(n);
+        if (op == Op.RECIPROCAL) {
+            FloatVector one = FloatVector.broadcast(F, 1f);
+            for (; i < bound; i += F.length()) {
+                one.div(FloatVector.fromArray(F, x, i)).intoArray(out, i);
+            }
+        } else {
+            for (; i < bound; i += F.length()) {
+                FloatVector.fromArray(F, x, i).lanewise(operator).intoArray(out, i);
+            }
+        }
+        tail.unary(op, x, out, i, n);
+    }
+
+    @Override
+    public double sum(float[] x, int n) {
+        // float lanes over one tile (a few thousand elements), then double: blocked summation
+        FloatVector acc = FloatVector.zero(F);
+        int i = 0;
+        for (int bound = F.loopBound(n); i < bound; i += F.length()) {
+            acc = acc.add(FloatVector.fromArray(F, x, i));
+        }
+        double total = 0;
+        float[] lanes = acc.toArray();
+        for (float lane : lanes) {
+            total += lane;
+        }
+        for (; i < n; i++) {
+            total += x[i];
+        }
+        return total;
+    }
+
+    @Override
+    public float max(float[] x, int n, float initial) {
+        FloatVector acc = FloatVector.broadcast(F, initial);
+        int i = 0;
+        for (int bound = F.loopBound(n); i < bound; i += F.length()) {
+            acc = acc.max(FloatVector.fromArray(F, x, i));
+        }
+        float m = initial;
+        for (float lane : acc.toArray()) {
+            m = Math.max(m, lane);
+        }
+        for (; i < n; i++) {
+            m = Math.max(m, x[i]);
+        }
+        return m;
+    }
+
+    @Override
+    public void add(double[] x, double[] y, double[] out, int n) {
+        int i = 0;
+        for (int bound = D.loopBound(n); i < bound; i += D.length()) {
+            DoubleVector.fromArray(D, x, i).add(DoubleVector.fromArray(D, y, i)).intoArray(out, i);
+        }
+        for (; i < n; i++) {
+            out[i] = x[i] + y[i];
+        }
+    }
+
+    @Override
+    public void mul(double[] x, double[] y, double[] out, int n) {
+        int i = 0;
+        for (int bound = D.loopBound(n); i < bound; i += D.length()) {
+            DoubleVector.fromArray(D, x, i).mul(DoubleVector.fromArray(D, y, i)).intoArray(out, i);
+        }
+        for (; i < n; i++) {
+            out[i] = x[i] * y[i];
+        }
+    }
+
+    @Override
+    public void max(double[] x, double[] y, double[] out, int n) {
+        int i = 0;
+        for (int bound = D.loopBound(n); i < bound; i += D.length()) {
+            DoubleVector.fromArray(D, x, i).max(DoubleVector.fromArray(D, y, i)).intoArray(out, i);
+        }
+        for (; i < n; i++) {
+            out[i] = Math.max(x[i], y[i]);
+        }
+    }
+
+    @Override
+    public void lessThan(double[] x, double[] y, boolean[] out, int n) {
+        int i = 0;
+        for (int bound = D.loopBound(n); i < bound; i += D.length()) {
+            DoubleVector.fromArray(D, x, i).compare(VectorOperators.LT, DoubleVector.fromArray(D, y, i)).intoArray(out, i);
+        }
+        for (; i < n; i++) {
+            out[i] = x[i] < y[i];
+        }
+    }
+
+    @Override
+    public void equal(double[] x, double[] y, boolean[] out, int n) {
+        int i = 0;
+        for (int bound = D.loopBound(n); i < bound; i += D.length()) {
+            DoubleVector.fromArray(D, x, i).compare(VectorOperators.EQ, DoubleVector.fromArray(D, y, i)).intoArray(out, i);
+        }
+        for (; i < n; i++) {
+            out[i] = x[i] == y[i];
+        }
+    }
+
+    @Override
+    public void where(boolean[] condition, double[] x, double[] y, double[] out, int n) {
+        int i = 0;
+        for (int bound = D.loopBound(n); i < bound; i += D.length()) {
+            VectorMask<Double> mask = VectorMask.fromArray(D, condition, i);
+            DoubleVector.fromArray(D, y, i).blend(DoubleVector.fromArray(D, x, i), mask).intoArray(out, i);
+        }
+        for (; i < n; i++) {
+            out[i] = condition[i] ? x[i] : y[i];
+        }
+    }
+
+    @Override
+    public void unary(Op op, double[] x, double[] out, int n) {
+        // double transcendental functions: Math's are correctly rounded enough and fast; the vector
+        // forms only pay off in float32, where they dominate fused activation kernels
+        if (op == Op.EXP || op == Op.LOG || op == Op.SIN) {
+            tail.unary(op, x, out, n);
+            return;
+        }
+        int i = 0;
+        int bound = D.loopBound(n);
+        if (op == Op.RECIPROCAL) {
+            DoubleVector one = DoubleVector.broadcast(D, 1.0);
+            for (; i < bound; i += D.length()) {
+                one.div(DoubleVector.fromArray(D, x, i)).intoArray(out, i);
+            }
+        } else {
+            for (; i < bound; i += D.length()) {
+                DoubleVector.fromArray(D, x, i).lanewise(VectorOperators.SQRT).intoArray(out, i);
+            }
+        }
+        for (; i < n; i++) {
+            out[i] = op == Op.RECIPROCAL ? 1.0 / x[i] : Math.sqrt(x[i]);
+        }
+    }
+
+    @Override
+    public double sum(double[] x, int n) {
+        DoubleVector acc = DoubleVector.zero(D);
+        int i = 0;
+        for (int bound = D.loopBound(n); i < bound; i += D.length()) {
+            acc = acc.add(DoubleVector.fromArray(D, x, i));
+        }
+        double total = acc.reduceLanes(VectorOperators.ADD);
+        for (; i < n; i++) {
+            total += x[i];
+        }
+        return total;
+    }
+
+    @Override
+    public double max(double[] x, int n, double initial) {
+        DoubleVector acc = DoubleVector.broadcast(D, initial);
+        int i = 0;
+        for (int bound = D.loopBound(n); i < bound; i += D.length()) {
+            acc = acc.max(DoubleVector.fromArray(D, x, i));
+        }
+        double m = initial;
+        for (double lane : acc.toArray()) {
+            m = Math.max(m, lane);
+        }
+        for (; i < n; i++) {
+            m = Math.max(m, x[i]);
+        }
+        return m;
+    }
+}

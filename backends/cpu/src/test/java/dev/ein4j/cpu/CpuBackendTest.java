@@ -1,0 +1,125 @@
+package dev.ein4j.cpu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ein4j.backend.Backends;
+import dev.ein4j.backend.DeviceBuffer;
+import dev.ein4j.error.EinopsException;
+import dev.ein4j.ir.DType;
+import dev.ein4j.kernel.HostData;
+import dev.ein4j.reference.ReferenceBackend;
+import dev.ein4j.tensor.Ein;
+import dev.ein4j.tensor.Generator;
+import dev.ein4j.tensor.Tensor;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class CpuBackendTest {
+
+    @AfterEach
+    void restore() {
+        Backends.use(ReferenceBackend.NAME);
+    }
+
+    @Test
+    void theCpuBackendIsPreferredAndReportsItsVectorization() {
+        assertThat(Backends.available().get(0)).isEqualTo(CpuBackend.NAME);
+        CpuBackend cpu = (CpuBackend) Backends.get(CpuBackend.NAME);
+        boolean expectVector = !"false".equals(System.getProperty("ein4j.cpu.expectVector", "true"));
+        assertThat(cpu.vectorization()).isEqualTo(expectVector ? "vector" : "scalar");
+        assertThat(cpu.threads()).isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    void buffersRoundTripInTheirOwnTypeAndReleasedOnesAreRecycled() {
+        CpuBackend cpu = new CpuBackend();
+        DeviceBuffer buffer = cpu.allocate(DType.FLOAT32, 3);
+        cpu.write(buffer, new HostData.Float32(new float[] {1.5f, -2f, 3f}));
+        assertThat(((HostData.Float32) cpu.read(buffer)).values()).containsExactly(1.5f, -2f, 3f);
+        cpu.release(buffer);
+        cpu.release(buffer); // idempotent
+        assertThatThrownBy(() -> cpu.read(buffer)).isInstanceOf(IllegalStateException.class);
+        long fresh = cpu.freshAllocations();
+        DeviceBuffer again = cpu.allocate(DType.FLOAT32, 3);
+        assertThat(cpu.freshAllocations()).as("served from the pool").isEqualTo(fresh);
+        assertThatThrownBy(() -> cpu.allocate(DType.FLOAT32, Long.MAX_VALUE)).isInstanceOf(EinopsException.class);
+        cpu.release(again);
+    }
+
+    @Test
+    void intermediatesComeFromThePoolSoOnlyResultsAreFreshUntilCollected() {
+        CpuBackend cpu = (CpuBackend) Backends.use(CpuBackend.NAME);
+        Generator generator = new Generator(5);
+        Tensor x = Tensor.randn(generator, 64, 32).realize();
+        Tensor w = Tensor.randn(generator, 32, 16).realize();
+        long before = 0;
+        for (int step = 0; step < 30; step++) {
+            if (step == 10) {
+                System.gc(); // results of earlier steps come back through the cleaner
+                before = cpu.freshAllocations();
+            }
+            Tensor h = Ein.einsum("b i, i o -> b o", x, w).tanh(); // h is an intermediate of the next realization
+            w = w.sub(Ein.einsum("b i, b o -> i o", x, h).mul(1e-3)).realize();
+        }
+        assertThat(cpu.freshAllocations() - before).as("fresh arrays in 20 steps: at most the 20 results")
+                .isLessThanOrEqualTo(20);
+    }
+
+    @Test
+    void matmulsOfManyLayoutsAgreeWithTheReference() {
+        Generator generator = new Generator(7);
+        int[][] shapes = {{1, 1, 1}, {7, 13, 5}, {65, 33, 129}, {128, 96, 200}, {3, 1, 300}};
+        for (int[] s : shapes) {
+            for (DType dtype : List.of(DType.FLOAT32, DType.FLOAT64)) {
+                Backends.use(ReferenceBackend.NAME);
+                Tensor a = Tensor.randn(new Generator(s[0] * 31 + s[1]), dtype, s[0], s[2]);
+                Tensor b = Tensor.randn(new Generator(s[1] * 17 + s[2]), dtype, s[1], s[2]);
+                Tensor bias = Tensor.randn(new Generator(s[1]), dtype, s[1]);
+                Tensor expected = Ein.einsum("m k, n k -> m n", a, b).add(bias).relu().realize();
+                Tensor expectedT = Ein.einsum("m k, n k -> n m", a, b).realize();
+                Backends.use(CpuBackend.NAME);
+                Tensor a2 = Tensor.randn(new Generator(s[0] * 31 + s[1]), dtype, s[0], s[2]);
+                Tensor b2 = Tensor.randn(new Generator(s[1] * 17 + s[2]), dtype, s[1], s[2]);
+                Tensor bias2 = Tensor.randn(new Generator(s[1]), dtype, s[1]);
+                CrossBackendFuzzTest.compare("linear " + java.util.Arrays.toString(s), expected,
+                        Ein.einsum("m k, n k -> m n", a2, b2).add(bias2).relu());
+                CrossBackendFuzzTest.compare("transposed output " + java.util.Arrays.toString(s), expectedT,
+                        Ein.einsum("m k, n k -> n m", a2, b2));
+            }
+        }
+        Backends.use(ReferenceBackend.NAME);
+        Tensor q = Tensor.randn(generator, 2, 3, 17, 8);
+        Tensor k = Tensor.randn(generator, 2, 3, 19, 8);
+        Tensor scores = Ein.einsum("b h i d, b h j d -> b h i j", q, k).realize();
+        Tensor mixed = Ein.einsum("b h i d, b h j d -> b h i j", q.cast(DType.FLOAT64), k).realize();
+        double[] qv = q.toDoubleArray();
+        double[] kv = k.toDoubleArray();
+        Backends.use(CpuBackend.NAME);
+        Tensor q2 = Tensor.of(qv, DType.FLOAT32, 2, 3, 17, 8);
+        Tensor k2 = Tensor.of(kv, DType.FLOAT32, 2, 3, 19, 8);
+        CrossBackendFuzzTest.compare("batched attention scores", scores, Ein.einsum("b h i d, b h j d -> b h i j", q2, k2));
+        CrossBackendFuzzTest.compare("mixed precision (a cast prologue)", mixed,
+                Ein.einsum("b h i d, b h j d -> b h i j", q2.cast(DType.FLOAT64), k2));
+    }
+
+    @Test
+    void reductionsOfEveryLayoutAgreeWithTheReference() {
+        int[][] shapes = {{4096}, {3, 5000}, {5000, 3}, {64, 64, 33}, {1, 1, 70000}};
+        for (int[] shape : shapes) {
+            for (int axis = 0; axis < shape.length; axis++) {
+                Backends.use(ReferenceBackend.NAME);
+                Tensor x = Tensor.randn(new Generator(axis * 100 + shape.length), DType.FLOAT32, shape);
+                Tensor sum = x.sum(axis).realize();
+                Tensor max = x.max(new int[] {axis}, true).realize();
+                Tensor soft = x.softmax(axis).realize();
+                Backends.use(CpuBackend.NAME);
+                Tensor y = Tensor.randn(new Generator(axis * 100 + shape.length), DType.FLOAT32, shape);
+                CrossBackendFuzzTest.compare("sum", sum, y.sum(axis));
+                CrossBackendFuzzTest.compare("max", max, y.max(new int[] {axis}, true));
+                CrossBackendFuzzTest.compare("softmax", soft, y.softmax(axis));
+            }
+        }
+    }
+}
