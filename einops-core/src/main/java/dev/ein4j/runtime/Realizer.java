@@ -87,6 +87,75 @@ public final class Realizer {
     }
 
     /**
+     * Writes a value into a computed tensor's own buffer (an in-place update: optimizers use it so
+     * that a training step allocates nothing). When the value's last kernel is elementwise and
+     * reads the target only element for element, that kernel writes the target directly; otherwise
+     * the value is computed aside and copied in. The value itself is not kept.
+     *
+     * @param target a computed node whose data is one compact buffer
+     * @param value a node of the same shape and type, on the same backend
+     * @throws EinopsException if the target is not such a node
+     */
+    public static void assign(Node target, Node value) {
+        Realized data = Results.get(target);
+        if (data == null || !data.isCompact()) {
+            throw new EinopsException("assign needs a tensor with its own compact buffer; this one is a view (broadcast, "
+                    + "strided or part of a larger buffer): assign to x.contiguous().realize() instead");
+        }
+        Backend backend = data.storage().backend();
+        Realized computed = Results.get(value);
+        Schedule schedule;
+        Value result;
+        if (computed != null) {
+            schedule = new Schedule();
+            Value source = schedule.newValue(Origin.EXISTING, value.dtype(), value.shape(), computed);
+            result = schedule.launch(Kernel.copy(value.dtype(), computed.view(), value.dtype()), value.shape(),
+                    List.of(source)).output();
+        } else {
+            schedule = ScheduleBuilder.build(List.of(value), backend);
+            Schedule.Binding binding = schedule.bindings.get(0);
+            schedule.bindings.clear();
+            binding.value().pinned = false;
+            result = binding.value();
+            if (!binding.view().isContiguous() || binding.value().size != value.size()) {
+                result = schedule.launch(Kernel.copy(value.dtype(), binding.view(), value.dtype()), value.shape(),
+                        List.of(result)).output();
+            }
+        }
+        if (!writesInPlace(schedule, result, data.storage())) {
+            result = schedule.launch(Kernel.copy(value.dtype(), View.contiguous(value.shape()), value.dtype()),
+                    value.shape(), List.of(result)).output();
+        }
+        result.into = data.storage();
+        run(schedule, backend);
+    }
+
+    /**
+     * Whether the last launch, which computes the result, may write the target directly: it must
+     * be elementwise and read the target, if at all, only at the element it writes.
+     */
+    private static boolean writesInPlace(Schedule schedule, Value result, Storage target) {
+        if (schedule.launches.isEmpty()) {
+            return false;
+        }
+        Launch last = schedule.launches.get(schedule.launches.size() - 1);
+        if (last.output() != result || result.lastUse >= 0 || last.kernel().kind() != Kernel.Kind.ELEMENTWISE) {
+            return false;
+        }
+        View whole = View.contiguous(last.kernel().outputShape());
+        for (Instruction instruction : last.kernel().instructions()) {
+            if (instruction.isLoad()) {
+                Value input = last.inputs().get(instruction.input());
+                boolean readsTarget = input.existing != null && input.existing.storage() == target;
+                if (readsTarget && !instruction.view().equals(whole)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
      * Makes a leaf holding a copy of host data on the current backend.
      *
      * @param data the elements in row-major order
@@ -159,12 +228,15 @@ public final class Realizer {
             }
             for (int i = 0; i < schedule.launches.size(); i++) {
                 Launch launch = schedule.launches.get(i);
-                DeviceBuffer output = planner.take(launch.output().dtype, launch.output().size);
-                inUse.add(output);
+                Storage into = launch.output().into;
+                DeviceBuffer output = into != null ? into.buffer() : planner.take(launch.output().dtype, launch.output().size);
+                if (into == null) {
+                    inUse.add(output);
+                }
                 buffers.put(launch.output(), output);
                 backend.execute(launch.kernel(), output, launch.inputs().stream().map(buffers::get).toList());
                 for (Value input : launch.inputs()) {
-                    if (input.lastUse == i && !input.pinned && input.origin != Origin.EXISTING) {
+                    if (input.lastUse == i && !input.pinned && input.origin != Origin.EXISTING && input.into == null) {
                         DeviceBuffer finished = buffers.get(input);
                         inUse.remove(finished);
                         planner.giveBack(finished);

@@ -35,6 +35,8 @@ final class Schedule {
         final Realized existing;
         int lastUse = -1;
         boolean pinned;
+        /** For an assignment: the storage this launch output is written into instead of a new buffer. */
+        Storage into;
 
         Value(int id, Origin origin, DType dtype, int[] shape, Realized existing) {
             this.id = id;

@@ -1263,6 +1263,38 @@ public final class Tensor {
     }
 
     /**
+     * Overwrites this leaf's elements with {@code value}'s, in place: {@code this ← value}. The
+     * value is computed straight into this tensor's buffer when its last kernel is elementwise
+     * and reads this tensor only at the element it writes (so {@code w.assign(w.sub(g.mul(lr)))}
+     * allocates nothing), otherwise computed aside and copied in. Optimizers update parameters
+     * this way.
+     *
+     * <p>Computes this tensor first if it is not yet. Modifies it and every tensor sharing its data: views of it, and the tensor it
+     * was made from by {@link #requireGrad()}. The update is not recorded for gradients, and
+     * graphs built from this tensor but not yet computed will read the new values.
+     *
+     * @param value a tensor of this tensor's shape and type, on the same backend
+     * @return this tensor
+     * @throws EinopsException if gradients flow through this tensor but it is not a leaf, if its
+     *     data is a view (broadcast, strided, or part of a larger buffer: assign to
+     *     {@code x.contiguous().realize()} instead), or if the shapes or types differ
+     */
+    public Tensor assign(Tensor value) {
+        Arguments.notNull(value, "value");
+        if (node.op() != Op.INPUT && node.requiresGrad()) {
+            throw Ops.error(this, "assign", "a result that gradients flow through cannot be assigned in place (backward "
+                    + "would read the overwritten values); assign to the leaves themselves");
+        }
+        if (!Arrays.equals(value.shape(), shape()) || value.dtype() != dtype()) {
+            throw Ops.error(this, "assign", "the value is " + value.dtype().numpyName() + Arrays.toString(value.shape())
+                    + ", the tensor " + dtype().numpyName() + Arrays.toString(shape()));
+        }
+        realize();
+        Realizer.assign(node, value.node);
+        return this;
+    }
+
+    /**
      * Computes several tensors in one pass, sharing their common subgraphs.
      *
      * @param tensors the tensors

@@ -68,6 +68,28 @@ class CpuBackendTest {
     }
 
     @Test
+    void inPlaceUpdatesWriteTheTargetBufferElementForElement() {
+        Backends.use(CpuBackend.NAME);
+        int n = 10_007; // not a multiple of any vector length
+        float[] start = new float[n];
+        float[] step = new float[n];
+        for (int i = 0; i < n; i++) {
+            start[i] = i * 0.5f;
+            step[i] = (i % 7) - 3;
+        }
+        Tensor w = Tensor.of(start, n);
+        Tensor g = Tensor.of(step, n);
+        w.assign(w.sub(g.mul(0.25)));
+        w.assign(w.flip(0).add(w));
+        float[] got = w.toFloatArray();
+        for (int i = 0; i < n; i++) {
+            int j = n - 1 - i;
+            float expected = (start[j] - step[j] * 0.25f) + (start[i] - step[i] * 0.25f);
+            assertThat(got[i]).as("element %d", i).isEqualTo(expected);
+        }
+    }
+
+    @Test
     void matmulsOfManyLayoutsAgreeWithTheReference() {
         Generator generator = new Generator(7);
         int[][] shapes = {{1, 1, 1}, {7, 13, 5}, {65, 33, 129}, {128, 96, 200}, {3, 1, 300}};
