@@ -19,9 +19,11 @@ Re-reads every file that holds `function` cases and checks
   * torch.autograd.gradcheck (float64) passes on every gradient case whose float
     inputs are all of moderate size (1e-3 <= |x| <= 1e3; the precision and stability
     cases with tiny or huge inputs are left out, finite differences are meaningless
-    there), except the two kink cases (relu / abs at 0) and casts;
+    there), except the two kink cases (relu / abs at 0), the max_pool2d tie cases and casts;
   * no ties where a gradient would be ambiguous (amax / amin / maximum / minimum /
-    max_pool2d gradient cases).
+    max_pool2d gradient cases), except the max_pool2d cases named `ties-`, which must
+    hold ties (PyTorch's convention: the first maximum of a window takes its gradient;
+    the naive re-implementation, an argmax-first gather, checks it).
 Prints counts per file, per name, per dtype and per error kind, and the largest
 tolerances; exits 1 on any problem.
 """
@@ -45,7 +47,8 @@ CASE_KEYS = {'id', 'op', 'name', 'params', 'inputs', 'expected', 'grad', 'rtol',
 FILE_NAMES = {'functions.json': set(GF.FUNCTION_NAMES), 'layers.json': set(GF.LAYER_NAMES)}
 ALL_NAMES = set(GF.FUNCTION_NAMES) | set(GF.LAYER_NAMES)
 
-# inputs: kinds per position ('f' float, 'i' int32, 'b' bool, '*' any dtype), how many are required
+# inputs: kinds per position ('f' float, 'i' int32, 'b' bool, 'bf' either, '*' any dtype), how many
+# are required
 _UN = (['f'], 1)
 SIGNATURES = dict({n: _UN for n in GF.UNARY}, **{
     'leaky_relu': _UN, 'elu': _UN, 'gelu': _UN, 'pow': _UN, 'clamp': _UN,
@@ -54,9 +57,12 @@ SIGNATURES = dict({n: _UN for n in GF.UNARY}, **{
     'where': (['b', 'f', 'f'], 3), 'layer_norm': (['f', 'f', 'f'], 3), 'cross_entropy': (['f', 'i'], 2),
     'mse_loss': (['f', 'f'], 2), 'linear': (['f', 'f', 'f'], 2), 'conv1d': (['f', 'f', 'f'], 2),
     'conv2d': (['f', 'f', 'f'], 2), 'max_pool2d': _UN, 'avg_pool2d': _UN,
-    'batch_norm': (['f'] * 5, 5), 'embedding': (['i', 'f'], 2),
-    'scaled_dot_product_attention': (['f', 'f', 'f', 'b'], 3),
+    'batch_norm': (['f'] * 5, 1), 'embedding': (['i', 'f'], 2),
+    'scaled_dot_product_attention': (['f', 'f', 'f', 'bf'], 3),
 })
+# input counts allowed besides the range above allows: batch_norm takes x alone (batch statistics),
+# x with the running statistics (no affine), and weight, then bias, on top; never x and one statistic
+INPUT_COUNTS = {'batch_norm': (1, 3, 4, 5)}
 for _n in list(GF.BINARY) + list(GF.COMPARE):
     SIGNATURES[_n] = (['f', 'f'], 2)
 for _n in GF.REDUCE:
@@ -69,8 +75,8 @@ PARAMS = {
     'layer_norm': {'normalized_shape', 'eps'}, 'cross_entropy': {'reduction', 'label_smoothing'},
     'mse_loss': {'reduction'}, 'conv1d': {'stride', 'padding', 'dilation', 'groups'},
     'conv2d': {'stride', 'padding', 'dilation', 'groups'},
-    'max_pool2d': {'kernel_size', 'stride', 'padding'},
-    'avg_pool2d': {'kernel_size', 'stride', 'padding', 'count_include_pad'},
+    'max_pool2d': {'kernel_size', 'stride', 'padding', 'dilation'},
+    'avg_pool2d': {'kernel_size', 'stride', 'padding', 'count_include_pad', 'divisor_override'},
     'batch_norm': {'training', 'momentum', 'eps'}, 'scaled_dot_product_attention': {'is_causal', 'scale'},
 }
 for _n in GF.REDUCE:
@@ -84,6 +90,12 @@ REQUIRED_PARAMS = {'pow': {'exponent'}, 'softmax': {'dim'}, 'log_softmax': {'dim
 # them, stay within it)
 LIMIT = GF.MARGIN
 NO_TIES = {'amax', 'amin', 'maximum', 'minimum', 'max_pool2d'}
+# ...except max_pool2d cases named 'ties-': PyTorch sends a tie's gradient to the first maximum of
+# the window (row-major), which the naive re-implementation reproduces; gradcheck is left out there
+
+
+def tie_case(c):
+    return c['name'] == 'max_pool2d' and '/ties-' in c['id']
 
 
 class Summary:
@@ -254,11 +266,12 @@ def check_structure(c, fname, P):
         if 'grad' in c or any(k in c for k in ('rtol', 'atol', 'grad_rtol', 'grad_atol')):
             P.add(where, 'error case with grad or tolerances')
         return True
-    if not n_req <= len(ins) <= len(kinds):
-        P.add(where, '%s takes %d to %d inputs, got %d' % (name, n_req, len(kinds), len(ins)))
+    if not n_req <= len(ins) <= len(kinds) or len(ins) not in INPUT_COUNTS.get(name, (len(ins),)):
+        P.add(where, '%s takes %s inputs, got %d' % (
+            name, INPUT_COUNTS.get(name, '%d to %d' % (n_req, len(kinds))), len(ins)))
         return False
     for i, (t, k) in enumerate(zip(ins, kinds)):
-        if k != '*' and KIND_OF[t['dtype']] != k:
+        if k != '*' and KIND_OF[t['dtype']] not in k:
             P.add(where, 'input %d has dtype %s' % (i, t['dtype']))
             ok = False
     fl = {t['dtype'] for t in ins if t['dtype'] in GF.FLOAT}
@@ -376,6 +389,8 @@ def check_case(c, fname, P, S, rng):
         S.features['with grad'] += 1
         if '/kink-' in c['id']:
             S.gradcheck['skipped: kink (torch convention)'] += 1
+        elif tie_case(c):
+            S.gradcheck['skipped: max_pool2d ties (torch convention)'] += 1
         elif name == 'cast':
             S.gradcheck['skipped: cast'] += 1
         elif not moderate(args):
@@ -388,12 +403,14 @@ def check_case(c, fname, P, S, rng):
             S.gradcheck['FAILED'] += 1
             P.add(where, 'torch.autograd.gradcheck fails')
     # ---- case properties
-    if exp_grads is not None and name in NO_TIES:
+    if exp_grads is not None and name in NO_TIES and not tie_case(c):
         if name in ('maximum', 'minimum'):
             if np.isin(args[0].a, args[1].a).any():
                 P.add(where, 'maximum/minimum gradient case with equal values')
         elif np.unique(args[0].a).size != args[0].a.size:
             P.add(where, '%s gradient case with ties' % name)
+    if tie_case(c) and np.unique(args[0].a).size == args[0].a.size:
+        P.add(where, 'max_pool2d ties- case without ties')
     if not all(np.isfinite(a.a).all() for a in args):
         S.features['with nan/inf inputs'] += 1
     if any(a.a.size == 0 for a in args):

@@ -196,16 +196,22 @@ def fwd(name, p, ts):
         kw = {k: p[k] for k in ('stride', 'padding', 'dilation', 'groups') if k in p}
         return [fn(x, ts[1], ts[2] if len(ts) > 2 else None, **kw)]
     if name == 'max_pool2d':
-        return [F.max_pool2d(x, p['kernel_size'], stride=p.get('stride'), padding=p.get('padding', 0))]
+        return [F.max_pool2d(x, p['kernel_size'], stride=p.get('stride'), padding=p.get('padding', 0),
+                             dilation=p.get('dilation', 1))]
     if name == 'avg_pool2d':
         return [F.avg_pool2d(x, p['kernel_size'], stride=p.get('stride'), padding=p.get('padding', 0),
-                             count_include_pad=p.get('count_include_pad', True))]
+                             count_include_pad=p.get('count_include_pad', True),
+                             divisor_override=p.get('divisor_override'))]
     if name == 'batch_norm':
-        return [F.batch_norm(x, ts[1].detach().clone(), ts[2].detach().clone(), ts[3], ts[4],
+        # trailing inputs may be absent: x only (batch statistics), no weight / bias (no affine)
+        opt = [ts[i] if len(ts) > i else None for i in range(1, 5)]
+        rm, rv = [t.detach().clone() if t is not None else None for t in opt[:2]]
+        return [F.batch_norm(x, rm, rv, opt[2], opt[3],
                              training=p.get('training', False), momentum=p.get('momentum', 0.1),
                              eps=p.get('eps', 1e-5))]
     if name == 'embedding':
-        return [F.embedding(x.to(torch.int64), ts[1])]
+        # float indices are passed on as such: torch rejects them
+        return [F.embedding(x.to(torch.int64) if not x.dtype.is_floating_point else x, ts[1])]
     if name == 'scaled_dot_product_attention':
         return [F.scaled_dot_product_attention(x, ts[1], ts[2], attn_mask=ts[3] if len(ts) > 3 else None,
                                                is_causal=p.get('is_causal', False), scale=p.get('scale'))]
@@ -260,15 +266,25 @@ def _pair(v, n):
     return list(v)
 
 
+def _conv_padding(padding, kernel, dilation):
+    """(before, after) zeros per spatial dim: an int / list pads both sides alike; 'valid' is no
+    padding; 'same' pads dilation * (k - 1) in all, the odd zero after (as PyTorch)."""
+    if padding == 'valid':
+        return [(0, 0)] * len(kernel)
+    if padding == 'same':
+        return [(d * (k - 1) // 2, d * (k - 1) - d * (k - 1) // 2) for k, d in zip(kernel, dilation)]
+    return [(q, q) for q in _pair(padding, len(kernel))]
+
+
 def naive_conv2d(x, w, b, stride=1, padding=0, dilation=1, groups=1):
     sh, sw = _pair(stride, 2)
-    ph, pw = _pair(padding, 2)
     dh, dw = _pair(dilation, 2)
     n, c, h, wd = x.shape
     o, cg, kh, kw = w.shape
-    xp = F.pad(x, (pw, pw, ph, ph))
-    ho = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1
-    wo = (wd + 2 * pw - dw * (kw - 1) - 1) // sw + 1
+    (pt, pb), (pl, pr) = _conv_padding(padding, (kh, kw), (dh, dw))
+    xp = F.pad(x, (pl, pr, pt, pb))
+    ho = (h + pt + pb - dh * (kh - 1) - 1) // sh + 1
+    wo = (wd + pl + pr - dw * (kw - 1) - 1) // sw + 1
     og = o // groups
     outs = []
     for g in range(groups):
@@ -287,22 +303,31 @@ def naive_conv2d(x, w, b, stride=1, padding=0, dilation=1, groups=1):
     return out
 
 
-def _windows(xp, kh, kw, sh, sw, ho, wo):
-    return [xp[..., i:i + sh * (ho - 1) + 1:sh, j:j + sw * (wo - 1) + 1:sw] for i in range(kh) for j in range(kw)]
+def _windows(xp, kh, kw, sh, sw, ho, wo, dh=1, dw=1):
+    """The kernel taps in row-major order (the order PyTorch scans a window in)."""
+    return [xp[..., i * dh:i * dh + sh * (ho - 1) + 1:sh, j * dw:j * dw + sw * (wo - 1) + 1:sw]
+            for i in range(kh) for j in range(kw)]
 
 
 def naive_pool(name, x, p):
     kh, kw = _pair(p['kernel_size'], 2)
     sh, sw = _pair(p['stride'], 2) if p.get('stride') is not None else (kh, kw)
     ph, pw = _pair(p.get('padding', 0), 2)
+    dh, dw = _pair(p.get('dilation', 1), 2)
     h, w = x.shape[-2:]
-    ho = (h + 2 * ph - kh) // sh + 1
-    wo = (w + 2 * pw - kw) // sw + 1
+    ho = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1
+    wo = (w + 2 * pw - dw * (kw - 1) - 1) // sw + 1
     if name == 'max_pool2d':
+        # the first maximum of the window (NaN counts as the maximum) takes the value and, on ties,
+        # the whole gradient, as PyTorch's max_pool2d does
         xp = F.pad(x, (pw, pw, ph, ph), value=-math.inf)
-        return torch.stack(_windows(xp, kh, kw, sh, sw, ho, wo), -1).amax(-1)
+        st = torch.stack(_windows(xp, kh, kw, sh, sw, ho, wo, dh, dw), -1)
+        first = st.detach().argmax(-1, keepdim=True)
+        return st.gather(-1, first)[..., 0]
     xp = F.pad(x, (pw, pw, ph, ph))
     s = seq_sum(torch.stack(_windows(xp, kh, kw, sh, sw, ho, wo), -1))
+    if p.get('divisor_override') is not None:
+        return s / p['divisor_override']
     if p.get('count_include_pad', True):
         return s / (kh * kw)
     ones = F.pad(torch.ones((h, w), dtype=x.dtype), (pw, pw, ph, ph))
@@ -376,28 +401,39 @@ def naive_fwd(name, p, ts):
         return [r + ts[2] if len(ts) > 2 else r]
     if name == 'conv2d':
         kw = {k: p[k] for k in ('stride', 'padding', 'dilation', 'groups') if k in p}
-        return [naive_conv2d(x, ts[1], ts[2] if len(ts) > 2 else None, **kw)]
+        unbatched = x.ndim == 3  # [C, H, W]
+        r = naive_conv2d(x[None] if unbatched else x, ts[1], ts[2] if len(ts) > 2 else None, **kw)
+        return [r[0] if unbatched else r]
     if name == 'conv1d':
         kw = {}
         for k, dflt in (('stride', 1), ('padding', 0), ('dilation', 1)):
-            kw[k] = [dflt if k != 'padding' else 0] + _pair(p.get(k, dflt), 1)
+            if isinstance(p.get(k), str):  # padding 'same' / 'valid': the unit H axis needs none
+                kw[k] = p[k]
+            else:
+                kw[k] = [dflt if k != 'padding' else 0] + _pair(p.get(k, dflt), 1)
         kw['groups'] = p.get('groups', 1)
-        r = naive_conv2d(x[:, :, None, :], ts[1][:, :, None, :], ts[2] if len(ts) > 2 else None, **kw)
-        return [r[:, :, 0, :]]
+        unbatched = x.ndim == 2  # [C, L]
+        xb = x[None] if unbatched else x
+        r = naive_conv2d(xb[:, :, None, :], ts[1][:, :, None, :], ts[2] if len(ts) > 2 else None, **kw)
+        return [r[0, :, 0, :] if unbatched else r[:, :, 0, :]]
     if name in ('max_pool2d', 'avg_pool2d'):
         return [naive_pool(name, x, p)]
     if name == 'batch_norm':
         c = x.shape[1]
         y = x.movedim(1, -1).reshape(-1, c).t()
         shape = [1, c] + [1] * (x.ndim - 2)
-        if p.get('training', False):
+        if p.get('training', False) or len(ts) < 3:
             m = seq_sum(y) / y.shape[1]
             d = y - m[:, None]
             v = seq_sum(d * d) / y.shape[1]
         else:
             m, v = ts[1], ts[2]
         r = (x - m.reshape(shape)) / torch.sqrt(v.reshape(shape) + p.get('eps', 1e-5))
-        return [r * ts[3].reshape(shape) + ts[4].reshape(shape)]
+        if len(ts) > 3:
+            r = r * ts[3].reshape(shape)
+        if len(ts) > 4:
+            r = r + ts[4].reshape(shape)
+        return [r]
     if name == 'scaled_dot_product_attention':
         q, k, v = x, ts[1], ts[2]
         scale = p.get('scale')
@@ -407,11 +443,14 @@ def naive_fwd(name, p, ts):
         L, S = s.shape[-2:]
         if p.get('is_causal', False):
             s = torch.where(torch.ones((L, S), dtype=torch.bool).tril(), s, -math.inf)
-        if len(ts) > 3:
-            s = torch.where(ts[3], s, -math.inf)
+        if len(ts) > 3:  # bool: True attends; float: added to the scores
+            s = torch.where(ts[3], s, -math.inf) if ts[3].dtype == torch.bool else s + ts[3]
+        # a row whose keys are all masked gets zero weights (PyTorch 2.13), without NaN in values or grads
         m = s.detach().amax(-1, keepdim=True)
+        m = torch.where(torch.isfinite(m), m, torch.zeros_like(m))
         e = torch.exp(s - m)
-        a = e / seq_sum(e)[..., None]
+        den = seq_sum(e)[..., None]
+        a = e / torch.where(den > 0, den, torch.ones_like(den))
         return [seq_sum(a[..., :, :, None].movedim(-2, -1) * v[..., None, :, :].movedim(-2, -1))]
     return None
 
@@ -1260,7 +1299,353 @@ def gen_layers(rng):
     b.error('scaled_dot_product_attention', 'mask-with-is-causal',
             [R(rng, (1, 3, 4), 'float64'), R(rng, (1, 3, 4), 'float64'), R(rng, (1, 3, 4), 'float64'),
              B(np.ones((3, 3)))], {'is_causal': True}, kind='any')
+    gen_layers_more(b, rng)
     return b
+
+
+def _layer_args(rng, d, xs, ws, bias, kind='normal'):
+    return [R(rng, xs, d, kind), R(rng, ws, d)] + ([R(rng, (ws[0],), d)] if bias else [])
+
+
+def gen_layers_more(b, rng):
+    """Broader layer coverage: padding modes, odd strides and dilations, groups, unbatched
+    inputs, pooling ties and special values, optional batch_norm inputs, attention masks and
+    broadcasting.  Appended after the cases of gen_layers, so those keep their random values."""
+    # ---------------- linear: 1-d input, 4-d input, zero-size batch
+    for tag, xs, ws, bias in (('vector-input-bias', (4,), (3, 4), True),
+                              ('vector-input-no-bias', (5,), (2, 5), False),
+                              ('rank4-bias', (2, 1, 3, 4), (2, 4), True),
+                              ('zero-batch-bias', (0, 4), (3, 4), True),
+                              ('zero-batch-no-bias', (2, 0, 3), (2, 3), False)):
+        for d in FLOAT:
+            b.case('linear', '%s-%s' % (tag, dt(d)), _layer_args(rng, d, xs, ws, bias))
+    b.error('linear', 'vector-input-mismatch', [R(rng, (4,), 'float64'), R(rng, (3, 5), 'float64')])
+    b.error('linear', 'weight-3d', [R(rng, (2, 4), 'float32'), R(rng, (2, 3, 4), 'float32')])
+    # ---------------- conv1d: padding 'same' (odd / even kernels, dilation; PyTorch puts the odd
+    # zero after) and 'valid', strides that do not divide L - span, large dilation, groups with
+    # stride + dilation + padding, depthwise with a channel multiplier, one channel, batch 1 / 3,
+    # unbatched [C, L], a kernel as long as the padded input (output length 1), list params
+    conv1d = [
+        ('same-odd-k3', (2, 2, 7), (3, 2, 3), True, {'padding': 'same'}),
+        ('same-even-k4', (2, 2, 7), (3, 2, 4), True, {'padding': 'same'}),
+        ('same-even-k2-dilation3', (1, 3, 8), (2, 3, 2), False, {'padding': 'same', 'dilation': 3}),
+        ('same-k3-dilation2-groups3', (2, 3, 6), (3, 1, 3), True, {'padding': 'same', 'dilation': 2, 'groups': 3}),
+        ('same-k1', (1, 2, 5), (3, 2, 1), True, {'padding': 'same'}),
+        ('valid', (2, 2, 8), (3, 2, 3), True, {'padding': 'valid'}),
+        ('stride3-not-dividing', (2, 2, 10), (2, 2, 3), True, {'stride': 3}),
+        ('stride4-pad1-not-dividing', (1, 2, 11), (3, 2, 2), False, {'stride': 4, 'padding': 1}),
+        ('dilation5', (1, 2, 12), (2, 2, 3), True, {'dilation': 5}),
+        ('groups2-stride2-dilation2-pad2', (2, 4, 9), (6, 2, 3), True,
+         {'groups': 2, 'stride': 2, 'dilation': 2, 'padding': 2}),
+        ('depthwise-multiplier2', (2, 3, 7), (6, 1, 3), True, {'groups': 3, 'padding': 1}),
+        ('one-channel', (2, 1, 8), (1, 1, 3), True, {}),
+        ('batch3', (3, 2, 6), (2, 2, 2), True, {'stride': 2}),
+        ('unbatched', (2, 9), (3, 2, 3), True, {'stride': 2, 'padding': 1}),
+        ('unbatched-same-even-k2', (3, 6), (2, 3, 2), False, {'padding': 'same'}),
+        ('kernel-equals-padded-input', (2, 2, 5), (3, 2, 7), True, {'padding': 1}),
+        ('list-params-groups2', (1, 4, 10), (2, 2, 3), True, {'stride': [2], 'padding': [1], 'dilation': [2],
+                                                              'groups': 2}),
+    ]
+    for tag, xs, ws, bias, params in conv1d:
+        for d in FLOAT:
+            b.case('conv1d', '%s-%s' % (tag, dt(d)), _layer_args(rng, d, xs, ws, bias), params)
+    b.error('conv1d', 'groups-not-dividing-channels', [R(rng, (1, 3, 8), 'float64'), R(rng, (2, 1, 3), 'float64')],
+            {'groups': 2})
+    b.error('conv1d', 'weight-2d', [R(rng, (1, 2, 8), 'float32'), R(rng, (2, 3), 'float32')])
+    b.error('conv1d', 'input-4d', [R(rng, (1, 2, 5, 5), 'float64'), R(rng, (2, 2, 3), 'float64')])
+    b.error('conv1d', 'bias-length-mismatch', [R(rng, (1, 2, 8), 'float32'), R(rng, (3, 2, 3), 'float32'),
+                                               R(rng, (2,), 'float32')])
+    b.error('conv1d', 'unbatched-in-channels-mismatch', [R(rng, (3, 8), 'float64'), R(rng, (2, 2, 3), 'float64')])
+    b.error('conv1d', 'stride-zero', [R(rng, (1, 2, 8), 'float32'), R(rng, (2, 2, 3), 'float32')], {'stride': 0},
+            kind='any')
+    b.error('conv1d', 'negative-padding', [R(rng, (1, 2, 8), 'float64'), R(rng, (2, 2, 3), 'float64')],
+            {'padding': -1}, kind='any')
+    b.error('conv1d', 'same-with-stride2', [R(rng, (1, 2, 8), 'float32'), R(rng, (2, 2, 3), 'float32')],
+            {'padding': 'same', 'stride': 2}, kind='any')
+    b.error('conv1d', 'dilation-zero', [R(rng, (1, 2, 8), 'float64'), R(rng, (2, 2, 3), 'float64')],
+            {'dilation': 0}, kind='any')
+    b.error('conv1d', 'groups-zero', [R(rng, (1, 2, 8), 'float32'), R(rng, (2, 2, 3), 'float32')],
+            {'groups': 0}, kind='any')
+    # ---------------- conv2d: the same themes in two dims, rectangular inputs and kernels
+    conv2d = [
+        ('same-k3', (1, 2, 5, 6), (3, 2, 3, 3), True, {'padding': 'same'}),
+        ('same-even-k2x4', (2, 2, 5, 6), (2, 2, 2, 4), True, {'padding': 'same'}),
+        ('same-k3x2-dilation2x3', (1, 2, 7, 6), (2, 2, 3, 2), False, {'padding': 'same', 'dilation': [2, 3]}),
+        ('valid-rect', (1, 3, 5, 7), (2, 3, 2, 3), True, {'padding': 'valid'}),
+        ('stride3-not-dividing', (2, 2, 8, 9), (2, 2, 3, 3), True, {'stride': 3}),
+        ('stride-list-not-dividing-pad', (1, 2, 9, 8), (3, 2, 2, 3), False, {'stride': [4, 3], 'padding': [1, 0]}),
+        ('dilation4x5', (1, 2, 11, 12), (2, 2, 3, 3), True, {'dilation': [4, 5]}),
+        ('groups2-stride2-dilation2-pad2', (1, 4, 8, 7), (4, 2, 3, 2), True,
+         {'groups': 2, 'stride': 2, 'dilation': 2, 'padding': 2}),
+        ('depthwise-multiplier2', (2, 2, 5, 5), (4, 1, 3, 3), True, {'groups': 2, 'padding': [1, 0]}),
+        ('one-channel-batch3', (3, 1, 5, 6), (2, 1, 2, 2), True, {}),
+        ('unbatched', (2, 6, 5), (3, 2, 3, 3), True, {'padding': 1, 'stride': [2, 1]}),
+        ('unbatched-same-even-k2', (2, 4, 5), (2, 2, 2, 2), False, {'padding': 'same'}),
+        ('rect-input-rect-kernel', (1, 2, 4, 9), (2, 2, 2, 5), True, {'stride': [1, 2]}),
+        ('kernel-equals-padded-input', (2, 2, 4, 5), (3, 2, 6, 5), True, {'padding': [1, 0]}),
+    ]
+    for tag, xs, ws, bias, params in conv2d:
+        for d in FLOAT:
+            b.case('conv2d', '%s-%s' % (tag, dt(d)), _layer_args(rng, d, xs, ws, bias), params)
+    b.error('conv2d', 'weight-3d', [R(rng, (1, 2, 5, 5), 'float64'), R(rng, (2, 2, 3), 'float64')])
+    b.error('conv2d', 'input-2d', [R(rng, (5, 5), 'float32'), R(rng, (2, 1, 3, 3), 'float32')])
+    b.error('conv2d', 'unbatched-in-channels-mismatch', [R(rng, (3, 5, 5), 'float64'),
+                                                         R(rng, (2, 2, 3, 3), 'float64')])
+    b.error('conv2d', 'unbatched-kernel-larger-than-input', [R(rng, (2, 3, 5), 'float32'),
+                                                             R(rng, (2, 2, 4, 3), 'float32')])
+    b.error('conv2d', 'stride-zero', [R(rng, (1, 2, 5, 5), 'float64'), R(rng, (2, 2, 3, 3), 'float64')],
+            {'stride': [1, 0]}, kind='any')
+    b.error('conv2d', 'negative-padding', [R(rng, (1, 2, 5, 5), 'float32'), R(rng, (2, 2, 3, 3), 'float32')],
+            {'padding': [0, -1]}, kind='any')
+    b.error('conv2d', 'same-with-stride2', [R(rng, (1, 2, 6, 6), 'float64'), R(rng, (2, 2, 3, 3), 'float64')],
+            {'padding': 'same', 'stride': 2}, kind='any')
+    # ---------------- max_pool2d: ties with gradients (integer values, windows of equal values,
+    # all-equal windows, the zeros of relu-like inputs; PyTorch sends a tie's gradient to the
+    # first maximum of the window in row-major order), dilation, -inf padding under negative
+    # inputs, NaN / +-inf, stride > kernel, overlapping windows, unbatched [C, H, W]
+    for d in FLOAT:
+        x = rng.integers(-2, 3, size=(2, 2, 6, 6)).astype(np.float64)
+        b.case('max_pool2d', 'ties-integer-k2-%s' % dt(d), [A(x, d)], {'kernel_size': 2})
+        x = rng.integers(-1, 2, size=(1, 2, 5, 5)).astype(np.float64)
+        b.case('max_pool2d', 'ties-integer-k3-stride1-pad1-%s' % dt(d), [A(x, d)],
+               {'kernel_size': 3, 'stride': 1, 'padding': 1})
+        x = np.kron(rng.integers(-3, 4, size=(1, 2, 3, 2)), np.ones((2, 3))).astype(np.float64)
+        b.case('max_pool2d', 'ties-all-equal-windows-%s' % dt(d), [A(x, d)], {'kernel_size': [2, 3]})
+        b.case('max_pool2d', 'ties-constant-overlap-%s' % dt(d), [A(np.full((1, 1, 4, 5), 1.5), d)],
+               {'kernel_size': 2, 'stride': 1})
+        x = np.maximum(rvals(rng, (2, 2, 6, 6), d), 0.0)
+        b.case('max_pool2d', 'ties-relu-zeros-overlap-%s' % dt(d), [A(x, d)], {'kernel_size': 3, 'stride': 1})
+        x = np.maximum(rvals(rng, (2, 5, 5), d), 0.0)
+        b.case('max_pool2d', 'ties-relu-zeros-unbatched-pad1-%s' % dt(d), [A(x, d)],
+               {'kernel_size': 2, 'stride': 2, 'padding': 1})
+    pools = [
+        ('dilation2', (1, 2, 7, 7), {'kernel_size': 3, 'stride': 1, 'dilation': 2}),
+        ('dilation-list-stride2-pad1', (2, 1, 8, 9), {'kernel_size': [2, 3], 'stride': 2, 'padding': 1,
+                                                      'dilation': [3, 2]}),
+        ('stride3-gt-kernel2', (1, 2, 8, 8), {'kernel_size': 2, 'stride': 3}),
+        ('stride-list-gt-kernel', (1, 2, 7, 9), {'kernel_size': [2, 1], 'stride': [3, 4], 'padding': [1, 0]}),
+        ('k2-stride1-overlap', (2, 2, 4, 5), {'kernel_size': 2, 'stride': 1}),
+        ('unbatched-k3-stride2-pad1', (3, 7, 6), {'kernel_size': 3, 'stride': 2, 'padding': 1}),
+        ('unbatched-k2-dilation2', (2, 6, 6), {'kernel_size': 2, 'dilation': 2}),
+    ]
+    for tag, xs, params in pools:
+        for d in FLOAT:
+            b.case('max_pool2d', '%s-%s' % (tag, dt(d)), [R(rng, xs, d, 'distinct')], params)
+    for d in FLOAT:
+        # all inputs negative: the padding must count as -inf, not 0
+        x = -np.abs(rvals(rng, (1, 2, 5, 5), d, 'distinct')) - 0.5
+        b.case('max_pool2d', 'negative-inputs-pad1-%s' % dt(d), [A(x, d)], {'kernel_size': 3, 'stride': 2,
+                                                                           'padding': 1})
+        x = -np.abs(rvals(rng, (2, 4, 5), d, 'distinct')) - 0.5
+        b.case('max_pool2d', 'negative-inputs-unbatched-pad-list-%s' % dt(d), [A(x, d)],
+               {'kernel_size': [2, 3], 'stride': 1, 'padding': [1, 1]})
+        # NaN wins its windows (also overlapping ones), +inf wins, a window of -inf gives -inf
+        x = rvals(rng, (1, 1, 5, 5), d, 'distinct')
+        x[0, 0, 1, 1], x[0, 0, 3, 4], x[0, 0, 4, 0] = nan, inf, -inf
+        x[0, 0, 0, 3] = x[0, 0, 0, 4] = -inf
+        b.case('max_pool2d', 'nan-inf-overlap-pad1-%s' % dt(d), [A(x, d)], {'kernel_size': 2, 'stride': 1,
+                                                                           'padding': 1})
+        x = np.full((2, 4, 4), -inf)
+        x[0, 1, 2], x[1, 0, 0], x[1, 3, 3] = 0.5, nan, inf
+        b.case('max_pool2d', 'neg-inf-windows-unbatched-%s' % dt(d), [A(x, d)], {'kernel_size': 2})
+    b.error('max_pool2d', 'padding-over-half-kernel-list', [R(rng, (1, 2, 6, 6), 'float32')],
+            {'kernel_size': [2, 4], 'padding': [1, 3]}, kind='any')
+    b.error('max_pool2d', 'stride-zero', [R(rng, (1, 2, 6, 6), 'float64')], {'kernel_size': 2, 'stride': 0},
+            kind='any')
+    b.error('max_pool2d', 'dilation-zero', [R(rng, (1, 2, 6, 6), 'float32')], {'kernel_size': 2, 'dilation': 0},
+            kind='any')
+    b.error('max_pool2d', 'negative-padding', [R(rng, (1, 2, 6, 6), 'float64')], {'kernel_size': 2, 'padding': -1},
+            kind='any')
+    b.error('max_pool2d', 'unbatched-dilated-kernel-larger-than-input', [R(rng, (2, 4, 4), 'float32')],
+            {'kernel_size': 3, 'dilation': 2})
+    b.error('max_pool2d', 'input-2d', [R(rng, (5, 5), 'float64')], {'kernel_size': 2})
+    # ---------------- avg_pool2d: divisor_override, count_include_pad with asymmetric kernel /
+    # stride / padding, stride > kernel, unbatched [C, H, W]
+    avg = [
+        ('divisor-override5-pad1', (1, 2, 7, 7), {'kernel_size': 3, 'stride': 2, 'padding': 1,
+                                                  'divisor_override': 5}),
+        ('divisor-override3-no-pad', (2, 1, 6, 6), {'kernel_size': 2, 'divisor_override': 3}),
+        ('divisor-override-exclude-pad', (1, 2, 5, 6), {'kernel_size': [2, 3], 'stride': [1, 2], 'padding': [1, 1],
+                                                        'count_include_pad': False, 'divisor_override': 2}),
+        ('asym-include-pad', (2, 2, 7, 8), {'kernel_size': [2, 4], 'stride': [3, 1], 'padding': [1, 2],
+                                            'count_include_pad': True}),
+        ('asym-exclude-pad', (2, 2, 7, 8), {'kernel_size': [2, 4], 'stride': [3, 1], 'padding': [1, 2],
+                                            'count_include_pad': False}),
+        ('asym-pad-one-side-exclude-pad', (1, 1, 6, 7), {'kernel_size': [3, 2], 'stride': [2, 3], 'padding': [0, 1],
+                                                         'count_include_pad': False}),
+        ('stride3-gt-kernel2', (1, 2, 8, 8), {'kernel_size': 2, 'stride': 3}),
+        ('stride-gt-kernel-pad-exclude-pad', (1, 2, 7, 7), {'kernel_size': 2, 'stride': 4, 'padding': 1,
+                                                            'count_include_pad': False}),
+        ('unbatched-k3-stride2-pad1-include-pad', (2, 7, 6), {'kernel_size': 3, 'stride': 2, 'padding': 1}),
+        ('unbatched-k3-stride2-pad1-exclude-pad', (2, 7, 6), {'kernel_size': 3, 'stride': 2, 'padding': 1,
+                                                              'count_include_pad': False}),
+        ('unbatched-divisor-override', (3, 4, 4), {'kernel_size': 2, 'stride': 1, 'divisor_override': 7}),
+    ]
+    for tag, xs, params in avg:
+        for d in FLOAT:
+            b.case('avg_pool2d', '%s-%s' % (tag, dt(d)), [R(rng, xs, d)], params)
+    b.error('avg_pool2d', 'padding-over-half-kernel', [R(rng, (1, 2, 6, 6), 'float64')],
+            {'kernel_size': 3, 'padding': 2}, kind='any')
+    b.error('avg_pool2d', 'divisor-override-zero', [R(rng, (1, 2, 6, 6), 'float32')],
+            {'kernel_size': 2, 'divisor_override': 0}, kind='any')
+    b.error('avg_pool2d', 'stride-zero', [R(rng, (1, 2, 6, 6), 'float64')], {'kernel_size': 2, 'stride': 0},
+            kind='any')
+    b.error('avg_pool2d', 'unbatched-kernel-larger-than-input', [R(rng, (2, 3, 5), 'float32')],
+            {'kernel_size': [4, 2]})
+    # ---------------- batch_norm: [N, C, L], [N, C, H, W], [N, C, D, H, W]; momentum 0 / 1 / 0.3
+    # (only the output is compared, running statistics are not); eval with extreme running_var;
+    # eps variants; values offset by 1e4 (a stable variance); batch statistics only (x alone),
+    # no affine (x and running statistics), no bias
+    bns = [
+        ('3d-training', (3, 2, 4), {'training': True, 'momentum': 0.1, 'eps': 1e-5}),
+        ('3d-eval', (3, 2, 4), {'training': False}),
+        ('5d-training', (2, 2, 2, 3, 2), {'training': True, 'momentum': 0.1}),
+        ('5d-eval', (2, 2, 2, 3, 2), {'training': False, 'eps': 1e-3}),
+        ('momentum0-training', (4, 3), {'training': True, 'momentum': 0.0}),
+        ('momentum1-training', (2, 3, 2, 2), {'training': True, 'momentum': 1.0}),
+        ('momentum0p3-training', (3, 2, 5), {'training': True, 'momentum': 0.3}),
+        ('eps0p1-training', (2, 3, 3), {'training': True, 'eps': 0.1}),
+        ('eps1e-9-training', (5, 2), {'training': True, 'eps': 1e-9}),
+        ('eps0p5-eval', (2, 3, 3), {'training': False, 'eps': 0.5}),
+    ]
+    for tag, xs, params in bns:
+        for d in FLOAT:
+            c = xs[1]
+            args = [R(rng, xs, d), R(rng, (c,), d), R(rng, (c,), d, 'pos'), R(rng, (c,), d), R(rng, (c,), d)]
+            b.case('batch_norm', '%s-%s' % (tag, dt(d)), args, params)
+    for d in FLOAT:
+        rv = np.array([1e-6, 1e6, 0.0, 1e-30])  # with eps 1e-5: tiny, huge, zero, below eps
+        args = [R(rng, (3, 4, 2), d), R(rng, (4,), d), A(rv, d), R(rng, (4,), d), R(rng, (4,), d)]
+        b.case('batch_norm', 'eval-extreme-running-var-%s' % dt(d), args, {'training': False})
+        # mean 1e4, spread 10: E[x^2] - E[x]^2 loses the variance (float32: entirely); a two-pass or
+        # Welford variance keeps it.  (A spread of 1 leaves float32 inputs with ~3 significant digits
+        # of deviation: even torch's float32 result is then off by more than the loosest step.)
+        x = rvals(rng, (4, 2, 3), d) * 10 + 1e4
+        args = [A(x, d), R(rng, (2,), d), R(rng, (2,), d, 'pos'), R(rng, (2,), d), R(rng, (2,), d)]
+        b.case('batch_norm', 'stability-offset-1e4-training-%s' % dt(d), args, {'training': True})
+        x = rvals(rng, (6, 3), d) * 10 + 1e4
+        b.case('batch_norm', 'stability-offset-1e4-batch-stats-only-%s' % dt(d), [A(x, d)], {'training': True})
+        b.case('batch_norm', 'batch-stats-only-2d-%s' % dt(d), [R(rng, (5, 3), d)], {'training': True})
+        b.case('batch_norm', 'batch-stats-only-4d-%s' % dt(d), [R(rng, (2, 2, 3, 3), d)],
+               {'training': True, 'eps': 1e-3})
+        c = 3
+        stats = [R(rng, (c,), d), R(rng, (c,), d, 'pos')]
+        b.case('batch_norm', 'no-affine-training-%s' % dt(d), [R(rng, (2, c, 4), d)] + stats, {'training': True})
+        stats = [R(rng, (c,), d), R(rng, (c,), d, 'pos')]
+        b.case('batch_norm', 'no-affine-eval-%s' % dt(d), [R(rng, (2, c, 2, 2), d)] + stats, {'training': False})
+        stats = [R(rng, (c,), d), R(rng, (c,), d, 'pos'), R(rng, (c,), d)]
+        b.case('batch_norm', 'no-bias-training-%s' % dt(d), [R(rng, (4, c), d)] + stats, {'training': True})
+        stats = [R(rng, (c,), d), R(rng, (c,), d, 'pos'), R(rng, (c,), d)]
+        b.case('batch_norm', 'no-bias-eval-%s' % dt(d), [R(rng, (2, c, 3), d)] + stats, {'training': False})
+    b.error('batch_norm', 'training-one-value-per-channel-3d',
+            [R(rng, (1, 3, 1), 'float64'), R(rng, (3,), 'float64'), R(rng, (3,), 'float64', 'pos'),
+             R(rng, (3,), 'float64'), R(rng, (3,), 'float64')], {'training': True})
+    b.error('batch_norm', 'batch-stats-only-one-value-per-channel', [R(rng, (1, 4), 'float32')],
+            {'training': True})
+    b.error('batch_norm', 'running-var-length-mismatch',
+            [R(rng, (4, 3, 2), 'float32'), R(rng, (3,), 'float32'), R(rng, (2,), 'float32', 'pos')],
+            {'training': True})
+    b.error('batch_norm', 'bias-length-mismatch',
+            [R(rng, (4, 3), 'float64'), R(rng, (3,), 'float64'), R(rng, (3,), 'float64', 'pos'),
+             R(rng, (3,), 'float64'), R(rng, (4,), 'float64')], {'training': True})
+    b.error('batch_norm', 'input-1d', [R(rng, (5,), 'float32')], {'training': True})
+    # ---------------- embedding: one index repeated, a one-row weight, the first and last rows,
+    # 3-d and zero-size index tensors; errors: negative and float indices
+    for tag, idx, ws in (('same-index-repeated', [2, 2, 2, 2], (3, 2)),
+                         ('weight-one-row', [[0, 0], [0, 0], [0, 0]], (1, 4)),
+                         ('first-and-last-row', [6, 0, 6, 0, 3], (7, 3)),
+                         ('index-3d', [[[0, 4], [3, 3]], [[1, 0], [4, 2]], [[2, 2], [0, 1]]], (5, 2)),
+                         ('zero-size-index', np.zeros((0, 3)), (4, 2))):
+        for d in FLOAT:
+            b.case('embedding', '%s-%s' % (tag, dt(d)), [I(idx), R(rng, ws, d)])
+    b.error('embedding', 'negative-index', [I([0, -1, 2]), R(rng, (4, 2), 'float64')], kind='any')
+    b.error('embedding', 'float-indices', [A([0.0, 1.0], 'float32'), R(rng, (4, 2), 'float32')], kind='any')
+    b.error('embedding', 'index-out-of-range-3d', [I([[[0, 1], [5, 2]]]), R(rng, (5, 3), 'float64')], kind='any')
+    # ---------------- scaled_dot_product_attention: float additive masks (finite ones carry a
+    # gradient of their own; -inf entries make a case without grad), bool masks broadcast from
+    # [L, S] and [1, 1, L, S], query rows whose keys are all masked (PyTorch 2.13 gives zeros
+    # there), is_causal with L != S (top-left aligned: query i sees keys 0..i), batch dims that
+    # broadcast, Ev != E, scale, large scores, a single key, unbatched [L, E]
+    sdpa = [
+        # tag, q shape, k shape, v shape, mask, params
+        ('float-mask-full-4d', (2, 2, 3, 4), (2, 2, 5, 4), (2, 2, 5, 4), 'float-full', {}),
+        ('float-mask-ls-broadcast', (2, 2, 3, 4), (2, 2, 4, 4), (2, 2, 4, 3), 'float-ls', {'scale': 0.7}),
+        ('float-mask-large-negative', (2, 3, 4), (2, 5, 4), (2, 5, 2), 'float-big-neg', {}),
+        ('bool-mask-ls-broadcast-4d', (2, 2, 3, 4), (2, 2, 5, 4), (2, 2, 5, 3), 'bool-ls', {}),
+        ('bool-mask-11ls-broadcast', (2, 3, 4, 3), (2, 3, 4, 3), (2, 3, 4, 3), 'bool-11ls', {}),
+        ('bool-mask-b1ls-broadcast', (2, 2, 3, 4), (2, 2, 5, 4), (2, 2, 5, 4), 'bool-b1ls', {'scale': 0.4}),
+        ('causal-l3-s5', (2, 3, 4), (2, 5, 4), (2, 5, 4), None, {'is_causal': True}),
+        ('causal-l5-s3', (1, 2, 5, 4), (1, 2, 3, 4), (1, 2, 3, 2), None, {'is_causal': True}),
+        ('causal-l4-s1', (2, 4, 3), (2, 1, 3), (2, 1, 3), None, {'is_causal': True}),
+        ('batch-broadcast-2x1-1x3', (2, 1, 3, 4), (1, 3, 5, 4), (1, 3, 5, 2), None, {}),
+        ('batch-broadcast-rank4-rank3', (2, 3, 3, 4), (3, 4, 4), (3, 4, 4), None, {}),
+        ('batch-broadcast-causal', (1, 2, 4, 3), (3, 1, 4, 3), (3, 1, 4, 2), None, {'is_causal': True}),
+        ('value-dim-differs-4d-scale', (1, 2, 3, 4), (1, 2, 4, 4), (1, 2, 4, 6), None, {'scale': 0.25}),
+        ('scale-2', (2, 3, 4), (2, 3, 4), (2, 3, 4), None, {'scale': 2.0}),
+        ('single-key', (2, 2, 3, 4), (2, 2, 1, 4), (2, 2, 1, 3), None, {}),
+        ('unbatched-2d', (3, 4), (5, 4), (5, 2), None, {}),
+        ('unbatched-2d-bool-mask', (4, 3), (4, 3), (4, 3), 'bool-ls', {}),
+    ]
+    for tag, qs, ks, vs, mask, params in sdpa:
+        for d in FLOAT:
+            args = [R(rng, qs, d), R(rng, ks, d), R(rng, vs, d)]
+            L, S = qs[-2], ks[-2]
+            if mask is not None:
+                kind, mshape = mask.split('-', 1)
+                shape = {'full': qs[:-2] + (L, S), 'ls': (L, S), 'big-neg': (L, S), '11ls': (1, 1, L, S),
+                         'b1ls': (qs[0], 1, L, S)}[mshape]
+                keep = rng.integers(0, 2, size=shape)
+                keep[..., 0] = 1  # every query attends to something
+                if kind == 'bool':
+                    args.append(B(keep))
+                else:
+                    m = rvals(rng, shape, d)
+                    if mshape == 'big-neg':
+                        m = np.where(keep == 1, m, -1e4)
+                    args.append(A(m, d))
+            b.case('scaled_dot_product_attention', '%s-%s' % (tag, dt(d)), args, params)
+    for d in FLOAT:
+        # -inf in a float mask: values only (an input that is not finite has no grad)
+        m = rvals(rng, (3, 5), d)
+        m[0, 1], m[1, 0], m[1, 4], m[2, 2] = -inf, -inf, -inf, -inf
+        b.case('scaled_dot_product_attention', 'float-mask-neg-inf-%s' % dt(d),
+               [R(rng, (2, 3, 4), d), R(rng, (2, 5, 4), d), R(rng, (2, 5, 3), d), A(m, d)])
+        # query rows whose keys are all masked: zeros in the output, zero gradients from them
+        keep = rng.integers(0, 2, size=(2, 1, 4, 5))
+        keep[..., 0] = 1
+        keep[0, 0, 1, :] = 0
+        keep[1, 0, 3, :] = 0
+        b.case('scaled_dot_product_attention', 'bool-mask-fully-masked-rows-%s' % dt(d),
+               [R(rng, (2, 2, 4, 3), d), R(rng, (2, 2, 5, 3), d), R(rng, (2, 2, 5, 3), d), B(keep)])
+        keep = np.ones((3, 4))
+        keep[2, :] = 0
+        b.case('scaled_dot_product_attention', 'bool-mask-fully-masked-row-ls-%s' % dt(d),
+               [R(rng, (3, 2), d), R(rng, (4, 2), d), R(rng, (4, 3), d), B(keep)])
+        m = rvals(rng, (3, 4), d)
+        m[1, :] = -inf
+        b.case('scaled_dot_product_attention', 'float-mask-fully-neg-inf-row-%s' % dt(d),
+               [R(rng, (1, 3, 2), d), R(rng, (1, 4, 2), d), R(rng, (1, 4, 2), d), A(m, d)])
+        # large scores: a stable softmax (in scores and through a large scale)
+        q = rvals(rng, (2, 2, 3, 4), d) * 30
+        keep = rng.integers(0, 2, size=(3, 4))
+        keep[:, 0] = 1
+        b.case('scaled_dot_product_attention', 'stability-large-scores-bool-mask-%s' % dt(d),
+               [A(q, d), R(rng, (2, 2, 4, 4), d), R(rng, (2, 2, 4, 4), d), B(keep)])
+        b.case('scaled_dot_product_attention', 'stability-large-scale-causal-%s' % dt(d),
+               [R(rng, (1, 4, 3), d), R(rng, (1, 4, 3), d), R(rng, (1, 4, 3), d)], {'is_causal': True, 'scale': 50.0})
+    b.error('scaled_dot_product_attention', 'mask-not-broadcasting-4d',
+            [R(rng, (2, 2, 3, 4), 'float64'), R(rng, (2, 2, 5, 4), 'float64'), R(rng, (2, 2, 5, 4), 'float64'),
+             B(np.ones((2, 3, 3, 5)))])
+    b.error('scaled_dot_product_attention', 'float-mask-shape-mismatch',
+            [R(rng, (1, 3, 4), 'float32'), R(rng, (1, 5, 4), 'float32'), R(rng, (1, 5, 4), 'float32'),
+             R(rng, (3, 4), 'float32')])
+    b.error('scaled_dot_product_attention', 'query-key-feature-mismatch-4d',
+            [R(rng, (2, 2, 3, 4), 'float32'), R(rng, (2, 2, 5, 3), 'float32'), R(rng, (2, 2, 5, 4), 'float32')])
+    b.error('scaled_dot_product_attention', 'batch-not-broadcasting',
+            [R(rng, (2, 3, 4), 'float64'), R(rng, (3, 5, 4), 'float64'), R(rng, (3, 5, 2), 'float64')])
+    b.error('scaled_dot_product_attention', 'float-mask-with-is-causal',
+            [R(rng, (1, 3, 4), 'float32'), R(rng, (1, 3, 4), 'float32'), R(rng, (1, 3, 4), 'float32'),
+             R(rng, (3, 3), 'float32')], {'is_causal': True}, kind='any')
 
 
 # ----------------------------------------------------------------- writing

@@ -1,8 +1,11 @@
 package dev.ein4j.conformance;
 
 import dev.ein4j.ir.DType;
+import dev.ein4j.nn.AttentionOptions;
+import dev.ein4j.nn.ConvolutionOptions;
 import dev.ein4j.nn.Functional;
 import dev.ein4j.nn.LossReduction;
+import dev.ein4j.nn.PoolingOptions;
 import dev.ein4j.tensor.Reduction;
 import dev.ein4j.tensor.Tensor;
 import java.util.List;
@@ -84,8 +87,82 @@ final class FunctionCases {
                     params.number("label_smoothing", 0.0));
             case "mse_loss" -> Functional.mseLoss(x, y, LossReduction.of(params.text("reduction", "mean")));
             case "linear" -> in.size() > 2 ? Functional.linear(x, y, in.get(2)) : Functional.linear(x, y);
+            case "conv1d", "conv2d" -> convolution(name, params, in);
+            case "max_pool2d" -> Functional.maxPool2d(x, pooling(params));
+            case "avg_pool2d" -> Functional.avgPool2d(x, pooling(params).countIncludePad(params.flag("count_include_pad", true)));
+            case "batch_norm" -> batchNorm(params, in);
+            case "embedding" -> Functional.embedding(x, y);
+            case "scaled_dot_product_attention" -> attention(params, in);
             default -> throw new IllegalArgumentException("function '" + name + "' is not known to this runner");
         });
+    }
+
+    private static Tensor convolution(String name, Params params, List<Tensor> in) {
+        ConvolutionOptions options = ConvolutionOptions.defaults().groups(params.integer("groups", 1));
+        if (params.has("stride")) {
+            options = options.stride(params.ints("stride"));
+        }
+        if (params.has("dilation")) {
+            options = options.dilation(params.ints("dilation"));
+        }
+        if (params.isText("padding")) {
+            String padding = params.text("padding", "valid");
+            options = padding.equals("same") ? options.samePadding() : options;
+        } else if (params.has("padding")) {
+            options = options.padding(params.ints("padding"));
+        }
+        boolean twoDimensional = name.equals("conv2d");
+        if (in.size() > 2) {
+            return twoDimensional ? Functional.conv2d(in.get(0), in.get(1), in.get(2), options)
+                    : Functional.conv1d(in.get(0), in.get(1), in.get(2), options);
+        }
+        return twoDimensional ? Functional.conv2d(in.get(0), in.get(1), options) : Functional.conv1d(in.get(0), in.get(1), options);
+    }
+
+    private static PoolingOptions pooling(Params params) {
+        PoolingOptions options = PoolingOptions.kernel(params.ints("kernel_size"));
+        if (params.has("stride") && params.ints("stride").length > 0) { // PyTorch's stride=None or [] means the kernel size
+            options = options.stride(params.ints("stride"));
+        }
+        if (params.has("padding")) {
+            options = options.padding(params.ints("padding"));
+        }
+        if (params.has("dilation")) {
+            options = options.dilation(params.ints("dilation"));
+        }
+        if (params.has("divisor_override")) {
+            options = options.divisorOverride(params.integer("divisor_override", 1));
+        }
+        return options;
+    }
+
+    /** batch_norm's optional trailing inputs: running mean and variance, weight, bias. */
+    private static Tensor batchNorm(Params params, List<Tensor> in) {
+        Tensor x = in.get(0);
+        boolean training = params.flag("training", false);
+        double momentum = params.number("momentum", 0.1);
+        double eps = params.number("eps", 1e-5);
+        int channels = x.rank() > 1 ? x.length(1) : 1;
+        Tensor weight = in.size() > 3 ? in.get(3) : Tensor.ones(x.dtype(), channels);
+        Tensor bias = in.size() > 4 ? in.get(4) : Tensor.zeros(x.dtype(), channels);
+        if (in.size() < 3) {
+            if (!training) {
+                throw new dev.ein4j.error.EinopsException("batch_norm in evaluation mode needs the running statistics");
+            }
+            return Functional.batchNorm(x, weight, bias, eps);
+        }
+        return Functional.batchNorm(x, in.get(1), in.get(2), weight, bias, training, momentum, eps);
+    }
+
+    private static Tensor attention(Params params, List<Tensor> in) {
+        AttentionOptions options = AttentionOptions.defaults().causal(params.flag("is_causal", false));
+        if (in.size() > 3) {
+            options = options.mask(in.get(3));
+        }
+        if (params.has("scale")) {
+            options = options.scale(params.number("scale", 1.0));
+        }
+        return Functional.scaledDotProductAttention(in.get(0), in.get(1), in.get(2), options);
     }
 
     private static Tensor clamp(Tensor x, Double min, Double max) {

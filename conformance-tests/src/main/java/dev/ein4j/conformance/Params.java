@@ -17,6 +17,10 @@ final class Params {
         return json.has(name) && !json.get(name).isJsonNull();
     }
 
+    boolean isText(String name) {
+        return has(name) && json.get(name).isJsonPrimitive() && json.get(name).getAsJsonPrimitive().isString();
+    }
+
     double number(String name, double fallback) {
         return has(name) ? json.get(name).getAsDouble() : fallback;
     }

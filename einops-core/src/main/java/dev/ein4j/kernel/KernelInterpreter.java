@@ -88,6 +88,9 @@ public final class KernelInterpreter {
     private static double[] contract(Kernel kernel, List<HostData> inputs) {
         Instruction contract = kernel.instruction(kernel.reductionIndex());
         ContractSpec spec = contract.contractSpec();
+        if (Shapes.size(spec.outputShape()) == 0) {
+            return new double[0]; // an empty output reads nothing (its operands may be empty too)
+        }
         Instruction leftLoad = kernel.leftOperand();
         Instruction rightLoad = kernel.rightOperand();
         HostData left = leftLoad != null ? inputs.get(leftLoad.input())

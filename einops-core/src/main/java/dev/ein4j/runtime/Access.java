@@ -68,6 +68,11 @@ record Access(List<Node> moves, View probe) {
     }
 
     /** @return whether a computed node may be evaluated through these moves: no padding, no recompute of broadcast or windowed values */
+    /** @return whether no PAD lies on the path (a computed value cannot be read through a pad's mask) */
+    boolean hasNoPadding() {
+        return moves.stream().noneMatch(move -> move.op() == Op.PAD);
+    }
+
     boolean fusesComputation() {
         if (probe == null) {
             return false;

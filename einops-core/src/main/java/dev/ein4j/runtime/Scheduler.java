@@ -78,6 +78,8 @@ final class Scheduler {
     private final Map<Node, Node> bases = new IdentityHashMap<>();
     private final Map<Node, List<Node>> paths = new IdentityHashMap<>();
     private final Map<Node, Integer> costs = new IdentityHashMap<>();
+    /** Elementwise nodes computed from generators alone (no buffer), e.g. the reciprocal of a scalar. */
+    private final Set<Node> constantExpressions = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
     private final Map<Node, Decision> decisions = new IdentityHashMap<>();
     private final Map<Node, List<Instance>> instances = new IdentityHashMap<>();
     private final Map<Node, Group> roots = new IdentityHashMap<>();
@@ -159,6 +161,9 @@ final class Scheduler {
                 }
             }
             costs.put(node, cost(node));
+            if (isConstantExpression(node)) {
+                constantExpressions.add(node);
+            }
         }
         for (Node target : targets) {
             if (!isLeaf(target) && isTransparent(target)) {
@@ -187,6 +192,21 @@ final class Scheduler {
             total += costs.getOrDefault(node.source(i), 0);
         }
         return Math.min(total, 1000);
+    }
+
+    private boolean isConstantExpression(Node node) {
+        if (isLeaf(node) || isReduction(node)) {
+            return false;
+        }
+        if (node.op().group() == Op.Group.CREATION) {
+            return true;
+        }
+        for (int i = 0; i < node.sourceCount(); i++) {
+            if (!constantExpressions.contains(node.source(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     static boolean isReduction(Node node) {
@@ -247,7 +267,11 @@ final class Scheduler {
                     && place.group().reduction == null && room;
             return fits ? Decision.REDUCTION : Decision.REALIZE;
         }
-        boolean fusable = room && places.stream().allMatch(place -> place.access().fusesComputation());
+        // A cheap expression of generators alone (a scalar's reciprocal) is recomputed even through
+        // a broadcast: a few operations per element cost less than a kernel of its own.
+        boolean constant = constantExpressions.contains(node) && costs.get(node) <= RECOMPUTE_LIMIT;
+        boolean fusable = room && places.stream().allMatch(place -> place.access().fusesComputation()
+                || constant && place.access().probe() != null && place.access().hasNoPadding());
         if (fusable && places.size() == 1) {
             return Decision.FUSE;
         }

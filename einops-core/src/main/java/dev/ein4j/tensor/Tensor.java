@@ -905,6 +905,20 @@ public final class Tensor {
         return Reductions.variance(this, axes, correction, keepDim);
     }
 
+    /** @return the unbiased variance of all elements, Σ(x − mean)² / (n − 1), a scalar */
+    public Tensor var() {
+        return var(allAxes(), 1, false);
+    }
+
+    /** @return the unbiased standard deviation of all elements, a scalar */
+    public Tensor std() {
+        return std(allAxes(), 1, false);
+    }
+
+    private int[] allAxes() {
+        return java.util.stream.IntStream.range(0, rank()).toArray();
+    }
+
     /**
      * @param axes the dimensions
      * @param correction as for {@link #var}
@@ -1402,7 +1416,10 @@ public final class Tensor {
     // =================================================================== gradients
 
     /**
-     * A leaf tensor with this tensor's values that collects gradients: use it for parameters.
+     * A leaf tensor with this tensor's values that collects gradients: use it for parameters. It
+     * shares this tensor's data when that is one compact buffer, and gets a compact copy otherwise
+     * (a broadcast such as {@code Tensor.zeros(n)}, a strided view), so that it can be updated in
+     * place ({@link #assign}).
      *
      * @return the new leaf (this tensor is computed first)
      * @throws EinopsException if the type is not floating
@@ -1412,7 +1429,13 @@ public final class Tensor {
             throw new EinopsException("only float32 and float64 tensors can require gradients, not " + dtype().numpyName());
         }
         realize();
-        return new Tensor(Realizer.leaf(Results.get(node), dtype(), true));
+        dev.ein4j.runtime.Realized data = Results.get(node);
+        if (!data.isCompact()) {
+            // A broadcast or strided view gets a compact copy, so that optimizers can update the leaf in place.
+            Tensor compact = new Tensor(new Node(Op.CONTIGUOUS, dtype(), shape(), null, false, node));
+            data = Results.get(compact.realize().node);
+        }
+        return new Tensor(Realizer.leaf(data, dtype(), true));
     }
 
     /** @return whether gradients flow into this tensor */

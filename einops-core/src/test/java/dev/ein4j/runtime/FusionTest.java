@@ -62,6 +62,15 @@ class FusionTest {
     }
 
     @Test
+    void scalarConstantExpressionsAreRecomputedThroughBroadcastsNotRealized() {
+        Tensor x = data(5, 64, 64);
+        counting.reset();
+        Tensor y = x.div(3.0).add(Tensor.scalar(2.0).exp()).realize();
+        assertThat(counting.kernels()).as("no kernel for 1/3 or e^2 alone").hasSize(1);
+        assertThat(y.toFloatArray()[7]).isCloseTo(x.toFloatArray()[7] / 3f + (float) Math.exp(2), org.assertj.core.data.Offset.offset(1e-5f));
+    }
+
+    @Test
     void softmaxOverRowsIsAtMostThreeKernelsWithNoInputSizedIntermediate() {
         Tensor x = data(4, 64, 300);
         counting.reset();

@@ -42,4 +42,32 @@ final class Checks {
     static int[] range(int from, int to) {
         return java.util.stream.IntStream.range(from, to).toArray();
     }
+
+    /** @return the numpy broadcast of two shapes, or null if they do not broadcast */
+    static int[] broadcast(int[] a, int[] b) {
+        int rank = Math.max(a.length, b.length);
+        int[] shape = new int[rank];
+        for (int i = 0; i < rank; i++) {
+            int x = i < rank - a.length ? 1 : a[i - (rank - a.length)];
+            int y = i < rank - b.length ? 1 : b[i - (rank - b.length)];
+            if (x != y && x != 1 && y != 1) {
+                return null;
+            }
+            shape[i] = x == 1 ? y : x;
+        }
+        return shape;
+    }
+
+    /** @return whether a shape broadcasts to exactly the target shape */
+    static boolean broadcastsTo(int[] shape, int[] target) {
+        int[] joined = broadcast(shape, target);
+        return joined != null && Arrays.equals(joined, target);
+    }
+
+    static int positive(int value, String name) {
+        if (value < 1) {
+            throw new dev.ein4j.error.EinopsException(name + " must be at least 1, got " + value);
+        }
+        return value;
+    }
 }

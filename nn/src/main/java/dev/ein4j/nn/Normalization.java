@@ -40,4 +40,69 @@ final class Normalization {
         }
         return bias == null ? normalized : normalized.add(bias);
     }
+
+    /**
+     * Batch normalization over every dimension but the channels (dimension 1), as PyTorch's
+     * batch_norm. Training normalizes by the batch's mean and biased variance and, when running
+     * statistics are given, updates them in place: running ← (1 − momentum)·running + momentum·batch,
+     * the variance unbiased. Evaluation normalizes by the running statistics.
+     */
+    static Tensor batchNorm(Tensor x, Tensor runningMean, Tensor runningVar, Tensor weight, Tensor bias,
+            boolean training, double momentum, double eps) {
+        String operation = "batch_norm";
+        if (x.rank() < 2) {
+            throw Checks.shapeError(operation, "the input needs a batch and a channel dimension, got shape "
+                    + Arrays.toString(x.shape()), x);
+        }
+        int channels = x.length(1);
+        for (Tensor perChannel : new Tensor[] {runningMean, runningVar, weight, bias}) {
+            if (perChannel != null && (perChannel.rank() != 1 || perChannel.length(0) != channels)) {
+                throw Checks.shapeError(operation, "running statistics, weight and bias must have shape [" + channels
+                        + "] (the channels), got " + Arrays.toString(perChannel.shape()), x, perChannel);
+            }
+        }
+        int[] axes = statisticsAxes(x.rank());
+        int[] perChannelShape = new int[x.rank()];
+        Arrays.fill(perChannelShape, 1);
+        perChannelShape[1] = channels;
+        Tensor mean;
+        Tensor variance;
+        if (training) {
+            long count = x.size() / Math.max(channels, 1);
+            if (count <= 1) {
+                throw Checks.shapeError(operation, "training needs more than one value per channel, got input shape "
+                        + Arrays.toString(x.shape()), x);
+            }
+            // The batch is computed once here: the statistics, the running update and the output all read it.
+            x.realize();
+            mean = x.mean(axes, true);
+            variance = x.sub(mean).square().mean(axes, true);
+            if (runningMean != null && runningVar != null) {
+                Tensor.realizeAll(mean, variance);
+                double unbias = (double) count / (count - 1);
+                runningMean.assign(runningMean.mul(1 - momentum).add(mean.detach().reshape(channels).mul(momentum)));
+                runningVar.assign(runningVar.mul(1 - momentum).add(variance.detach().reshape(channels).mul(momentum * unbias)));
+            }
+        } else {
+            if (runningMean == null || runningVar == null) {
+                throw new dev.ein4j.error.EinopsException(operation + ": evaluation needs the running mean and variance");
+            }
+            mean = runningMean.reshape(perChannelShape);
+            variance = runningVar.reshape(perChannelShape);
+        }
+        Tensor normalized = x.sub(mean).mul(variance.add(eps).rsqrt());
+        if (weight != null) {
+            normalized = normalized.mul(weight.reshape(perChannelShape));
+        }
+        return bias == null ? normalized : normalized.add(bias.reshape(perChannelShape));
+    }
+
+    private static int[] statisticsAxes(int rank) {
+        int[] axes = new int[rank - 1];
+        axes[0] = 0;
+        for (int i = 2; i < rank; i++) {
+            axes[i - 1] = i;
+        }
+        return axes;
+    }
 }

@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ein4j.autograd.Autograd;
 import dev.ein4j.autograd.GradCheck;
 import dev.ein4j.ir.DType;
+import dev.ein4j.nn.optim.Adam;
+import dev.ein4j.nn.optim.AdamW;
+import dev.ein4j.nn.optim.Optimizer;
+import dev.ein4j.nn.optim.Sgd;
 import dev.ein4j.tensor.Axes;
 import dev.ein4j.tensor.Ein;
 import dev.ein4j.tensor.Generator;
@@ -34,7 +38,11 @@ class NullArgumentsTest {
 
     private static final List<Class<?>> API = List.of(Tensor.class, Ein.class, Axes.class, Generator.class,
             GradientMode.class, Reduction.class, Packed.class, Autograd.class, GradCheck.class, Functional.class,
-            LossReduction.class);
+            LossReduction.class, ConvolutionOptions.class, PoolingOptions.class, AttentionOptions.class, Init.class,
+            Module.class, Linear.class, Conv1d.class, Conv2d.class, ConvolutionLayer.class, MaxPool2d.class,
+            AvgPool2d.class, Rearrange.class, Reduce.class, EinMix.class, LayerNorm.class, BatchNorm.class,
+            BatchNorm1d.class, BatchNorm2d.class, Embedding.class, Dropout.class, MultiHeadAttention.class,
+            Sequential.class, Activation.class, Optimizer.class, Sgd.class, Adam.class, AdamW.class);
 
     @Test
     void everyReferenceParameterIsCheckedAtTheCall() throws Exception {
@@ -104,6 +112,72 @@ class NullArgumentsTest {
         }
         if (type == Packed.class) {
             return new Packed(Tensor.ones(2), List.of(new int[] {2}));
+        }
+        if (type == ConvolutionOptions.class) {
+            return ConvolutionOptions.defaults();
+        }
+        if (type == PoolingOptions.class) {
+            return PoolingOptions.kernel(2);
+        }
+        if (type == AttentionOptions.class) {
+            return AttentionOptions.defaults();
+        }
+        if (type == Module.class || type == Linear.class) {
+            return new Linear(3, 2);
+        }
+        if (type == Conv1d.class || type == ConvolutionLayer.class) {
+            return new Conv1d(3, 2, 1);
+        }
+        if (type == Conv2d.class) {
+            return new Conv2d(3, 2, 1);
+        }
+        if (type == MaxPool2d.class) {
+            return new MaxPool2d(2);
+        }
+        if (type == AvgPool2d.class) {
+            return new AvgPool2d(2);
+        }
+        if (type == Rearrange.class) {
+            return new Rearrange("a b -> b a");
+        }
+        if (type == Reduce.class) {
+            return new Reduce("a b -> a", Reduction.SUM);
+        }
+        if (type == EinMix.class) {
+            return new EinMix("a b -> a c", "b c", Axes.of("b", 3, "c", 2));
+        }
+        if (type == LayerNorm.class) {
+            return new LayerNorm(3);
+        }
+        if (type == BatchNorm1d.class || type == BatchNorm.class) {
+            return new BatchNorm1d(3);
+        }
+        if (type == BatchNorm2d.class) {
+            return new BatchNorm2d(3);
+        }
+        if (type == Embedding.class) {
+            return new Embedding(4, 3);
+        }
+        if (type == Dropout.class) {
+            return new Dropout(0.5);
+        }
+        if (type == MultiHeadAttention.class) {
+            return new MultiHeadAttention(4, 2);
+        }
+        if (type == Sequential.class) {
+            return new Sequential(new Linear(3, 3));
+        }
+        if (type == Activation.class) {
+            return Activation.relu();
+        }
+        if (type == Sgd.class || type == Optimizer.class) {
+            return new Sgd(List.of(Tensor.ones(2).requireGrad()), 0.1);
+        }
+        if (type == Adam.class) {
+            return new Adam(List.of(Tensor.ones(2).requireGrad()), 0.1);
+        }
+        if (type == AdamW.class) {
+            return new AdamW(List.of(Tensor.ones(2).requireGrad()), 0.1);
         }
         if (type.isEnum()) {
             return type.getEnumConstants()[0];
@@ -186,6 +260,15 @@ class NullArgumentsTest {
         }
         if (type == Object.class) {
             return new Object();
+        }
+        if (type == Module[].class) {
+            return new Module[] {new Linear(3, 3)};
+        }
+        if (type == java.util.function.UnaryOperator.class) {
+            return (java.util.function.UnaryOperator<Tensor>) x -> x;
+        }
+        if (type == ConvolutionOptions.class || type == PoolingOptions.class || type == AttentionOptions.class) {
+            return receiver(type);
         }
         throw new IllegalStateException("no sample value for " + type + ": add one to NullArgumentsTest");
     }
