@@ -345,8 +345,15 @@ public final class EinsumLowering {
 
         private EinsumPlan.Contraction contract(int a, int b, List<List<String>> axesLists, List<int[]> shapesNow,
                                                 List<String> outputAxes) {
-            List<String> union = new ArrayList<>(new LinkedHashSet<>(concat(axesLists.get(a), axesLists.get(b))));
             List<String> kept = resultAxes(a, b, axesLists, outputAxes);
+            // The kept axes first, in the output's order: the contraction's buffer is then laid out as
+            // the result is read (a convolution writes b o h w, not b h w o); summed axes after them.
+            List<String> union = new ArrayList<>(kept);
+            for (String name : new LinkedHashSet<>(concat(axesLists.get(a), axesLists.get(b)))) {
+                if (!union.contains(name)) {
+                    union.add(name);
+                }
+            }
             int[] unionShape = union.stream().mapToInt(lengths::get).toArray();
             int[] summed = java.util.stream.IntStream.range(0, union.size()).filter(k -> !kept.contains(union.get(k))).toArray();
             List<Step> alignLeft = align(axesLists.get(a), shapesNow.get(a), union, unionShape);
@@ -371,9 +378,15 @@ public final class EinsumLowering {
                     needed.addAll(axesLists.get(other));
                 }
             }
+            Set<String> present = new LinkedHashSet<>(concat(axesLists.get(a), axesLists.get(b)));
             List<String> result = new ArrayList<>();
-            for (String name : new LinkedHashSet<>(concat(axesLists.get(a), axesLists.get(b)))) {
-                if (needed.contains(name)) {
+            for (String name : outputAxes) { // the output's axes in its order, then those later operands need
+                if (present.contains(name)) {
+                    result.add(name);
+                }
+            }
+            for (String name : present) {
+                if (needed.contains(name) && !result.contains(name)) {
                     result.add(name);
                 }
             }

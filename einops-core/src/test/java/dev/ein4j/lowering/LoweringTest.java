@@ -432,7 +432,7 @@ class LoweringTest {
         EinsumPlan.Contraction first = plan.contractions().get(0);
         assertThat(first.left()).isEqualTo(1);
         assertThat(first.right()).isEqualTo(2);
-        assertThat(first.resultAxes()).containsExactly("j", "l");
+        assertThat(first.resultAxes()).as("output axes first, in the output's order").containsExactly("l", "j");
         assertThat(first.resultShape()).containsExactly(2, 2);
         assertThat(first.resultSize()).isEqualTo(4);
         EinsumPlan.Contraction second = plan.contractions().get(1);

@@ -96,16 +96,30 @@ public final class CpuBackend implements Backend {
         for (DeviceBuffer input : inputs) {
             arrays.add(live(input).data);
         }
+        long start = TRACE ? System.nanoTime() : 0;
+        String path;
         if (kernel.kind() == Kernel.Kind.CONTRACT) {
             if (ContractRunner.supports(kernel)) {
                 contractions.run(kernel, out, arrays);
+                path = "gemm";
             } else {
                 KernelInterpreter.run(kernel, out, arrays);
+                path = "interpreter";
             }
         } else {
             tiles.run(kernel, out, arrays);
+            path = "tiles";
+        }
+        if (TRACE) {
+            System.err.printf("ein4j.cpu.trace %8.3f ms  %-11s %-11s %s%n", (System.nanoTime() - start) / 1e6, path,
+                    kernel.kind().name().toLowerCase(java.util.Locale.ROOT),
+                    java.util.Arrays.toString(kernel.outputShape()) + " <- " + inputs.size() + " inputs, " + kernel.size()
+                            + " instructions");
         }
     }
+
+    /** {@code -Dein4j.cpu.trace=true}: one line per kernel on stderr (time, path, kind, shape). */
+    private static final boolean TRACE = Boolean.getBoolean("ein4j.cpu.trace");
 
     @Override
     public void release(DeviceBuffer buffer) {

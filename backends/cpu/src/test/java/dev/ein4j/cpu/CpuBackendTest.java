@@ -90,6 +90,35 @@ class CpuBackendTest {
     }
 
     @Test
+    void largeKernelsOverShortRowsAgreeWithTheReference() {
+        // big enough to run on several tasks, with rows short enough to be grouped and reordered
+        Generator generator = new Generator(11);
+        Tensor x = Tensor.randn(generator, 64, 24, 14, 14).realize();
+        Tensor channelsLast = Tensor.randn(generator, 64, 14, 14, 24).realize().rearrange("b h w c -> b c h w");
+        List<java.util.function.Supplier<Tensor>> programs = List.of(
+                () -> x.reduce("b c (h 2) (w 2) -> b c h w", "max"),
+                () -> channelsLast.reduce("b c (h 2) (w 2) -> b c h w", "max"),
+                () -> channelsLast.add(x).reduce("b c h w -> c", "sum"),
+                () -> x.reduce("b c h w -> b h", "mean"),
+                () -> channelsLast.mul(x).reduce("b c h w -> b c w", "sum"),
+                () -> x.pad(new int[] {0, 0, 1, 2}, new int[] {0, 0, 2, 1}, -1.0).add(1).reduce(
+                        "b c (h + kh) (w + kw) -> b c h w", "max", dev.ein4j.tensor.Axes.of("kh", 3, "kw", 3)),
+                () -> channelsLast.relu().mul(2).sub(x.flip(3)),
+                () -> x.rearrange("b c (h p) (w q) -> b c h w (p q)", dev.ein4j.tensor.Axes.of("p", 2, "q", 2)).add(1).exp().sum(4));
+        for (int i = 0; i < programs.size(); i++) {
+            Backends.use(ReferenceBackend.NAME);
+            float[] expected = programs.get(i).get().toFloatArray();
+            Backends.use(CpuBackend.NAME);
+            float[] actual = programs.get(i).get().toFloatArray();
+            assertThat(actual).as("program %d", i).hasSameSizeAs(expected);
+            for (int j = 0; j < expected.length; j++) {
+                assertThat(actual[j]).as("program %d element %d", i, j)
+                        .isCloseTo(expected[j], org.assertj.core.data.Offset.offset(1e-4f * Math.max(1f, Math.abs(expected[j]))));
+            }
+        }
+    }
+
+    @Test
     void matmulsOfManyLayoutsAgreeWithTheReference() {
         Generator generator = new Generator(7);
         int[][] shapes = {{1, 1, 1}, {7, 13, 5}, {65, 33, 129}, {128, 96, 200}, {3, 1, 300}};

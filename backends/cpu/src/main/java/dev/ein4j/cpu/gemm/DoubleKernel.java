@@ -27,5 +27,6 @@ interface DoubleKernel {
      * @param col the tile's first column, added to each row's index
      * @param add whether to add to C (a later K block) rather than overwrite it (the first)
      */
-    void tile(int kc, double[] ap, int aOff, double[] bp, int bOff, double[] c, int[] rowIdx, int rowAt, int col, boolean add);
+    void tile(int kc, double[] ap, int aOff, double[] bp, int bOff, double[] c, int[] rowIdx, int rowAt, int col,
+            boolean add);
 }

@@ -15,6 +15,9 @@ import java.util.Arrays;
  */
 final class DoublePacking {
 
+    /** Steps of K copied per pass over a transposed B's columns: one 64-byte line of each. */
+    private static final int STEPS = 16;
+
     private DoublePacking() {
     }
 
@@ -70,13 +73,7 @@ final class DoublePacking {
                     System.arraycopy(bm, (int) (v.rowOffset(b, p0 + p) + col), bp, dst, width);
                 }
             } else if (v.unitRows) {
-                long first = v.rowOffset(b, p0);
-                for (int j = 0; j < width; j++) {
-                    int src = (int) (first + v.cols[j0 + s + j]);
-                    for (int p = 0, dst = sliver + j; p < kc; p++, dst += nr) {
-                        bp[dst] = bm[src + p];
-                    }
-                }
+                packBColumnMajor(bm, v, b, p0, kc, j0 + s, width, nr, bp, sliver);
             } else {
                 long[] cols = v.cols;
                 for (int p = 0, dst = sliver; p < kc; p++, dst += nr) {
@@ -89,6 +86,24 @@ final class DoublePacking {
             if (width < nr) {
                 for (int p = 0, dst = sliver; p < kc; p++, dst += nr) {
                     Arrays.fill(bp, dst + width, dst + nr, 0d);
+                }
+            }
+        }
+    }
+
+    /**
+     * B whose rows are adjacent (a transposed view): each column is contiguous, and is copied
+     * {@value #STEPS} steps at a time so that the sliver rows being written stay in L1.
+     */
+    private static void packBColumnMajor(double[] bm, View v, int b, int p0, int kc, int j0, int width, int nr,
+            double[] bp, int sliver) {
+        long first = v.rowOffset(b, p0);
+        for (int p = 0; p < kc; p += STEPS) {
+            int steps = Math.min(STEPS, kc - p);
+            for (int j = 0; j < width; j++) {
+                int src = (int) (first + v.cols[j0 + j]) + p;
+                for (int q = 0, dst = sliver + p * nr + j; q < steps; q++, dst += nr) {
+                    bp[dst] = bm[src + q];
                 }
             }
         }

@@ -13,6 +13,8 @@ final class FloatJob extends Job<FloatJob.Workspace> {
         float[] tile = new float[0];
         int[] tileRows = new int[0];
         int[] rows = new int[0];
+        /** Whether a multiply on this thread is using the buffers (a listener may multiply again). */
+        boolean busy;
     }
 
     private static final ThreadLocal<Workspace> WORKSPACES = ThreadLocal.withInitial(Workspace::new);
@@ -39,8 +41,12 @@ final class FloatJob extends Job<FloatJob.Workspace> {
     }
 
     @Override
-    Workspace workspace() {
+    Workspace acquire() {
         Workspace w = WORKSPACES.get();
+        if (w.busy) {
+            w = new Workspace();
+        }
+        w.busy = true;
         Blocking s = blocking;
         int kc = Math.min(s.kc(), k);
         if (w.a.length < s.mc() * kc) {
@@ -60,6 +66,11 @@ final class FloatJob extends Job<FloatJob.Workspace> {
             w.rows = new int[s.mc()];
         }
         return w;
+    }
+
+    @Override
+    void release(Workspace w) {
+        w.busy = false;
     }
 
     @Override

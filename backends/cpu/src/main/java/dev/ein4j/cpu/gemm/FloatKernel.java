@@ -27,5 +27,6 @@ interface FloatKernel {
      * @param col the tile's first column, added to each row's index
      * @param add whether to add to C (a later K block) rather than overwrite it (the first)
      */
-    void tile(int kc, float[] ap, int aOff, float[] bp, int bOff, float[] c, int[] rowIdx, int rowAt, int col, boolean add);
+    void tile(int kc, float[] ap, int aOff, float[] bp, int bOff, float[] c, int[] rowIdx, int rowAt, int col,
+            boolean add);
 }

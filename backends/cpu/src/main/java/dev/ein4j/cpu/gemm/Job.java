@@ -20,8 +20,14 @@ abstract class Job<W> {
         this.listener = listener;
     }
 
-    /** @return the calling thread's workspace, large enough for this job's panels */
-    abstract W workspace();
+    /**
+     * @return the calling thread's workspace, large enough for this job's panels, or a fresh one when
+     *     that is in use further up the stack (a listener that multiplies again)
+     */
+    abstract W acquire();
+
+    /** Hands back a workspace from {@link #acquire()}. */
+    abstract void release(W w);
 
     /** Packs B[b, pc .. pc+kc, jc .. jc+nc]. */
     abstract void packB(W w, int b, int pc, int kc, int jc, int nc);
@@ -42,7 +48,15 @@ abstract class Job<W> {
             finished(b, i0, i1, j0, j1);
             return;
         }
-        W w = workspace();
+        W w = acquire();
+        try {
+            blocks(w, b, i0, i1, j0, j1);
+        } finally {
+            release(w);
+        }
+    }
+
+    private void blocks(W w, int b, int i0, int i1, int j0, int j1) {
         Blocking s = blocking;
         for (int jc = j0; jc < j1; jc += s.nc()) {
             int nc = Math.min(s.nc(), j1 - jc);

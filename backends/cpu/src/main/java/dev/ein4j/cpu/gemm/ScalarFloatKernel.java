@@ -2,7 +2,7 @@ package dev.ein4j.cpu.gemm;
 
 /**
  * The plain-Java micro-kernel for float: a 4 × 4 tile of C in 16 local accumulators, so
- * that C2 keeps them in registers and each loaded element of A and B is used several times (generated).
+ * that C2 keeps them in registers and each loaded element of A and B is used several times.
  */
 final class ScalarFloatKernel implements FloatKernel {
 

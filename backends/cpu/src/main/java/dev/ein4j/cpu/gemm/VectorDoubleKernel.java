@@ -6,8 +6,11 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * The Vector API micro-kernel for double: a 5 × 4·L tile of C (L = lanes of the preferred
  * species) held in 20 vector registers while K is summed, with 4 vector loads of B and 5
- * broadcasts of A per step. Written out register by register (generated) because C2 keeps locals,
- * not arrays of vectors, in registers. Loaded only reflectively, through {@link VectorKernels}.
+ * broadcasts of A per step: 29 of the 32 AVX-512 registers, since C2 issues all the
+ * broadcasts before the FMAs (with more, e.g. 8 × 3, JDK 25 spills accumulators inside the loop).
+ * Written out register by register because C2 keeps locals, not arrays of vectors, in registers;
+ * the K loop is not unrolled by hand, which on JDK 17 can push the method past C2's limits. Loaded
+ * only reflectively, through {@link VectorKernels}.
  */
 final class VectorDoubleKernel implements DoubleKernel {
 
@@ -31,11 +34,12 @@ final class VectorDoubleKernel implements DoubleKernel {
     @Override
     public void tile(int kc, double[] ap, int aOff, double[] bp, int bOff, double[] c, int[] rowIdx, int rowAt,
             int col, boolean add) {
-        DoubleVector c00 = DoubleVector.zero(S); DoubleVector c01 = DoubleVector.zero(S); DoubleVector c02 = DoubleVector.zero(S); DoubleVector c03 = DoubleVector.zero(S);
-        DoubleVector c10 = DoubleVector.zero(S); DoubleVector c11 = DoubleVector.zero(S); DoubleVector c12 = DoubleVector.zero(S); DoubleVector c13 = DoubleVector.zero(S);
-        DoubleVector c20 = DoubleVector.zero(S); DoubleVector c21 = DoubleVector.zero(S); DoubleVector c22 = DoubleVector.zero(S); DoubleVector c23 = DoubleVector.zero(S);
-        DoubleVector c30 = DoubleVector.zero(S); DoubleVector c31 = DoubleVector.zero(S); DoubleVector c32 = DoubleVector.zero(S); DoubleVector c33 = DoubleVector.zero(S);
-        DoubleVector c40 = DoubleVector.zero(S); DoubleVector c41 = DoubleVector.zero(S); DoubleVector c42 = DoubleVector.zero(S); DoubleVector c43 = DoubleVector.zero(S);
+        DoubleVector zero = DoubleVector.zero(S);
+        DoubleVector c00 = zero, c01 = zero, c02 = zero, c03 = zero;
+        DoubleVector c10 = zero, c11 = zero, c12 = zero, c13 = zero;
+        DoubleVector c20 = zero, c21 = zero, c22 = zero, c23 = zero;
+        DoubleVector c30 = zero, c31 = zero, c32 = zero, c33 = zero;
+        DoubleVector c40 = zero, c41 = zero, c42 = zero, c43 = zero;
         int a0 = aOff;
         int a1 = aOff + kc;
         int a2 = aOff + 2 * kc;

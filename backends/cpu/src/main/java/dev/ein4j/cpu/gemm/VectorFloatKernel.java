@@ -6,8 +6,11 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * The Vector API micro-kernel for float: a 5 × 4·L tile of C (L = lanes of the preferred
  * species) held in 20 vector registers while K is summed, with 4 vector loads of B and 5
- * broadcasts of A per step. Written out register by register (generated) because C2 keeps locals,
- * not arrays of vectors, in registers. Loaded only reflectively, through {@link VectorKernels}.
+ * broadcasts of A per step: 29 of the 32 AVX-512 registers, since C2 issues all the
+ * broadcasts before the FMAs (with more, e.g. 8 × 3, JDK 25 spills accumulators inside the loop).
+ * Written out register by register because C2 keeps locals, not arrays of vectors, in registers;
+ * the K loop is not unrolled by hand, which on JDK 17 can push the method past C2's limits. Loaded
+ * only reflectively, through {@link VectorKernels}.
  */
 final class VectorFloatKernel implements FloatKernel {
 
@@ -31,11 +34,12 @@ final class VectorFloatKernel implements FloatKernel {
     @Override
     public void tile(int kc, float[] ap, int aOff, float[] bp, int bOff, float[] c, int[] rowIdx, int rowAt,
             int col, boolean add) {
-        FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S); FloatVector c02 = FloatVector.zero(S); FloatVector c03 = FloatVector.zero(S);
-        FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S); FloatVector c12 = FloatVector.zero(S); FloatVector c13 = FloatVector.zero(S);
-        FloatVector c20 = FloatVector.zero(S); FloatVector c21 = FloatVector.zero(S); FloatVector c22 = FloatVector.zero(S); FloatVector c23 = FloatVector.zero(S);
-        FloatVector c30 = FloatVector.zero(S); FloatVector c31 = FloatVector.zero(S); FloatVector c32 = FloatVector.zero(S); FloatVector c33 = FloatVector.zero(S);
-        FloatVector c40 = FloatVector.zero(S); FloatVector c41 = FloatVector.zero(S); FloatVector c42 = FloatVector.zero(S); FloatVector c43 = FloatVector.zero(S);
+        FloatVector zero = FloatVector.zero(S);
+        FloatVector c00 = zero, c01 = zero, c02 = zero, c03 = zero;
+        FloatVector c10 = zero, c11 = zero, c12 = zero, c13 = zero;
+        FloatVector c20 = zero, c21 = zero, c22 = zero, c23 = zero;
+        FloatVector c30 = zero, c31 = zero, c32 = zero, c33 = zero;
+        FloatVector c40 = zero, c41 = zero, c42 = zero, c43 = zero;
         int a0 = aOff;
         int a1 = aOff + kc;
         int a2 = aOff + 2 * kc;

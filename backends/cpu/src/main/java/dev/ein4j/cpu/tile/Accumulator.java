@@ -33,13 +33,20 @@ final class Accumulator {
         }
     }
 
-    /** Adds a tile's values to targets target, target + stride, ... (stride 0: all into one). */
-    void add(Object tile, int length, int target, int stride) {
+    /**
+     * Adds tile[offset .. offset + length) to the accumulators target, target + stride, ... (stride
+     * 0: all into one).
+     */
+    void add(Object tile, int offset, int length, int target, int stride) {
         if (floats != null && stride == 0) {
-            floats[target] = fold(tile, length, floats[target]);
+            floats[target] = fold(tile, offset, length, floats[target]);
             return;
         }
-        for (int j = 0; j < length; j++, target += stride) {
+        if (floats != null && tile instanceof float[] f) {
+            addFloats(f, offset, length, target, stride);
+            return;
+        }
+        for (int j = offset; j < offset + length; j++, target += stride) {
             if (floats != null) {
                 double x = Tiles.get(tile, j);
                 double acc = floats[target];
@@ -52,21 +59,80 @@ final class Accumulator {
         }
     }
 
+    /**
+     * Adds whole rows of a tile: row r (of {@code length} elements) to the accumulators from
+     * bases[first + r] + start·stride on, by stride.
+     */
+    void addRows(Object tile, int rows, int length, long[] bases, int first, int start, int stride) {
+        if (floats != null && stride != 0 && tile instanceof float[] f) {
+            double[] acc = floats;
+            for (int r = 0; r < rows; r++) {
+                int target = (int) (bases[first + r] + (long) start * stride);
+                int offset = r * length;
+                int end = offset + length;
+                switch (op) {
+                    case SUM -> {
+                        for (int j = offset; j < end; j++, target += stride) {
+                            acc[target] += f[j];
+                        }
+                    }
+                    case PROD -> {
+                        for (int j = offset; j < end; j++, target += stride) {
+                            acc[target] *= f[j];
+                        }
+                    }
+                    default -> {
+                        for (int j = offset; j < end; j++, target += stride) {
+                            acc[target] = Arithmetic.max(acc[target], f[j]);
+                        }
+                    }
+                }
+            }
+            return;
+        }
+        for (int r = 0; r < rows; r++) {
+            add(tile, r * length, length, (int) (bases[first + r] + (long) start * stride), stride);
+        }
+    }
+
+    /** A float tile into accumulators target, target + stride, ...: one tight loop per operation. */
+    private void addFloats(float[] tile, int offset, int length, int target, int stride) {
+        double[] acc = floats;
+        int end = offset + length;
+        switch (op) {
+            case SUM -> {
+                for (int j = offset; j < end; j++, target += stride) {
+                    acc[target] += tile[j];
+                }
+            }
+            case PROD -> {
+                for (int j = offset; j < end; j++, target += stride) {
+                    acc[target] *= tile[j];
+                }
+            }
+            default -> {
+                for (int j = offset; j < end; j++, target += stride) {
+                    acc[target] = Arithmetic.max(acc[target], tile[j]);
+                }
+            }
+        }
+    }
+
     /** A whole tile into one accumulator, vectorized for sums and maxima. */
-    private double fold(Object tile, int length, double acc) {
+    private double fold(Object tile, int offset, int length, double acc) {
         if (op == Op.SUM && tile instanceof float[] f) {
-            return acc + ops.sum(f, length);
+            return acc + ops.sum(f, offset, length);
         }
         if (op == Op.SUM && tile instanceof double[] d) {
-            return acc + ops.sum(d, length);
+            return acc + ops.sum(d, offset, length);
         }
         if (op == Op.REDUCE_MAX && tile instanceof float[] f) {
-            return Arithmetic.max(acc, ops.max(f, length, Float.NEGATIVE_INFINITY));
+            return Arithmetic.max(acc, ops.max(f, offset, length, Float.NEGATIVE_INFINITY));
         }
         if (op == Op.REDUCE_MAX && tile instanceof double[] d) {
-            return Arithmetic.max(acc, ops.max(d, length, Double.NEGATIVE_INFINITY));
+            return Arithmetic.max(acc, ops.max(d, offset, length, Double.NEGATIVE_INFINITY));
         }
-        for (int j = 0; j < length; j++) {
+        for (int j = offset; j < offset + length; j++) {
             double x = Tiles.get(tile, j);
             acc = op == Op.SUM ? acc + x : op == Op.PROD ? acc * x : Arithmetic.max(acc, x);
         }

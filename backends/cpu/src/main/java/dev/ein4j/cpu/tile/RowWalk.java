@@ -3,9 +3,11 @@ package dev.ein4j.cpu.tile;
 import dev.ein4j.cpu.WorkerPool;
 
 /**
- * Splits a merged space into tiles and spreads them over the workers: the unit of work is one tile
- * of one row, so a single long row is split as well as many short ones. Each task gets a range of
- * consecutive units and walks it row by row.
+ * Splits a merged space into tiles and spreads them over the workers. A long row is cut into tiles
+ * of {@link SegmentEvaluator#TILE} elements; short rows are grouped, several whole rows to a tile,
+ * so that the per-tile work (dispatching each instruction) is paid once per thousands of elements
+ * whatever the row length. Each task gets a range of consecutive units (tiles of long rows, or
+ * rows) and walks it in order.
  */
 final class RowWalk {
 
@@ -16,13 +18,13 @@ final class RowWalk {
     interface TileConsumer {
         /**
          * @param task the task's index
-         * @param outer indices of all but the innermost dimension (the row)
-         * @param rowFlat flat index of the row's first element
-         * @param start the tile's first index in the row
-         * @param length the tile's length
-         * @param newRow whether this is the first tile of the task in this row
+         * @param outer indices of all but the innermost dimension, of the tile's first row
+         * @param rowFlat flat index of the first row's first element (in the space's order)
+         * @param start the tile's first index in its rows
+         * @param length the tile's length in each row
+         * @param rows how many consecutive rows the tile holds (1 when rows are long)
          */
-        void accept(int task, int[] outer, long rowFlat, int start, int length, boolean newRow);
+        void accept(int task, int[] outer, long rowFlat, int start, int length, int rows);
     }
 
     private RowWalk() {
@@ -34,55 +36,27 @@ final class RowWalk {
         if (elements < PARALLEL_THRESHOLD || pool.parallelism() == 1) {
             return 1;
         }
-        long units = space.rows() * tilesPerRow(space);
-        return (int) Math.max(1, Math.min(units, pool.parallelism() * 4L));
+        return (int) Math.max(1, Math.min(units(space), pool.parallelism() * 4L));
     }
 
-    static int tilesPerRow(Space space) {
+    /** @return whole rows per tile: 1 for rows of at least half a tile */
+    static int rowsPerTile(Space space) {
+        int length = space.rowLength();
+        return length == 0 ? 1 : Math.max(1, SegmentEvaluator.TILE / length);
+    }
+
+    private static boolean grouped(Space space) {
+        return rowsPerTile(space) > 1;
+    }
+
+    private static int tilesPerRow(Space space) {
         int length = space.rowLength();
         return Math.max(1, (length + SegmentEvaluator.TILE - 1) / SegmentEvaluator.TILE);
     }
 
-    /**
-     * Walks units [from, to) of the space.
-     *
-     * @param space the space
-     * @param task the task index passed on
-     * @param from first unit (row · tilesPerRow + tile)
-     * @param to one past the last unit
-     * @param consumer what to do with each tile
-     */
-    static void walk(Space space, int task, long from, long to, TileConsumer consumer) {
-        int perRow = tilesPerRow(space);
-        int rowLength = space.rowLength();
-        if (rowLength == 0 || from >= to || space.rows() == 0) {
-            return; // an empty space: nothing to walk
-        }
-        int[] outer = new int[space.shape.length - 1];
-        long row = from / perRow;
-        long remainder = row;
-        for (int k = outer.length - 1; k >= 0; k--) {
-            outer[k] = (int) (remainder % space.shape[k]);
-            remainder /= space.shape[k];
-        }
-        boolean newRow = true;
-        for (long unit = from; unit < to; unit++) {
-            long currentRow = unit / perRow;
-            if (currentRow != row) {
-                row = currentRow;
-                newRow = true;
-                for (int k = outer.length - 1; k >= 0; k--) {
-                    if (++outer[k] < space.shape[k]) {
-                        break;
-                    }
-                    outer[k] = 0;
-                }
-            }
-            int tile = (int) (unit % perRow);
-            int start = tile * SegmentEvaluator.TILE;
-            consumer.accept(task, outer, row * rowLength, start, Math.min(SegmentEvaluator.TILE, rowLength - start), newRow);
-            newRow = false;
-        }
+    /** @return the units of work: rows when they are grouped, else tiles */
+    static long units(Space space) {
+        return grouped(space) ? space.rows() : space.rows() * tilesPerRow(space);
     }
 
     /**
@@ -91,10 +65,66 @@ final class RowWalk {
      * @param space the space
      * @param pool the workers
      * @param tasks the number of tasks ({@link #tasks})
+     * @param alignRows task boundaries fall on multiples of this many rows (1: anywhere); a
+     *     reduction uses it so that the rows writing one output element stay in one task
      * @param consumer what to do with each tile
      */
-    static void run(Space space, WorkerPool pool, int tasks, TileConsumer consumer) {
-        long units = space.rows() * tilesPerRow(space);
-        pool.parallelFor(tasks, task -> walk(space, task, units * task / tasks, units * (task + 1) / tasks, consumer));
+    static void run(Space space, WorkerPool pool, int tasks, long alignRows, TileConsumer consumer) {
+        long unitsPerAlignment = grouped(space) ? alignRows : alignRows * tilesPerRow(space);
+        long blocks = units(space) / unitsPerAlignment;
+        pool.parallelFor(tasks, task -> walk(space, task, unitsPerAlignment * (blocks * task / tasks),
+                unitsPerAlignment * (blocks * (task + 1) / tasks), consumer));
+    }
+
+    /** Walks units [from, to) of the space. */
+    private static void walk(Space space, int task, long from, long to, TileConsumer consumer) {
+        int rowLength = space.rowLength();
+        if (rowLength == 0 || from >= to || space.rows() == 0) {
+            return; // an empty space: nothing to walk
+        }
+        int[] outer = new int[space.outerRank()];
+        if (grouped(space)) {
+            int group = rowsPerTile(space);
+            setOuter(space, outer, from);
+            for (long row = from; row < to; ) {
+                int rows = (int) Math.min(group, to - row);
+                consumer.accept(task, outer, row * rowLength, 0, rowLength, rows);
+                row += rows;
+                advance(space, outer, rows);
+            }
+            return;
+        }
+        int perRow = tilesPerRow(space);
+        long row = from / perRow;
+        setOuter(space, outer, row);
+        for (long unit = from; unit < to; unit++) {
+            long currentRow = unit / perRow;
+            if (currentRow != row) {
+                advance(space, outer, (int) (currentRow - row));
+                row = currentRow;
+            }
+            int start = (int) (unit % perRow) * SegmentEvaluator.TILE;
+            consumer.accept(task, outer, row * rowLength, start, Math.min(SegmentEvaluator.TILE, rowLength - start), 1);
+        }
+    }
+
+    private static void setOuter(Space space, int[] outer, long row) {
+        long remainder = row;
+        for (int k = outer.length - 1; k >= 0; k--) {
+            outer[k] = (int) (remainder % space.shape[k]);
+            remainder /= space.shape[k];
+        }
+    }
+
+    /** Moves the outer indices on by some rows (an odometer over all but the innermost dimension). */
+    static void advance(Space space, int[] outer, int rows) {
+        for (int step = 0; step < rows; step++) {
+            for (int k = outer.length - 1; k >= 0; k--) {
+                if (++outer[k] < space.shape[k]) {
+                    break;
+                }
+                outer[k] = 0;
+            }
+        }
     }
 }

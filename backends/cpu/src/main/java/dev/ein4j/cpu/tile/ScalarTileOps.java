@@ -90,29 +90,29 @@ final class ScalarTileOps implements TileOps {
     }
 
     @Override
-    public double sum(float[] x, int n) {
+    public double sum(float[] x, int offset, int n) {
         double a = 0;
         double b = 0;
         double c = 0;
         double d = 0;
         int i = 0;
         for (; i + 3 < n; i += 4) { // four partial sums: fewer dependencies, a little more accuracy
-            a += x[i];
-            b += x[i + 1];
-            c += x[i + 2];
-            d += x[i + 3];
+            a += x[offset + i];
+            b += x[offset + i + 1];
+            c += x[offset + i + 2];
+            d += x[offset + i + 3];
         }
         for (; i < n; i++) {
-            a += x[i];
+            a += x[offset + i];
         }
         return (a + b) + (c + d);
     }
 
     @Override
-    public float max(float[] x, int n, float initial) {
+    public float max(float[] x, int offset, int n, float initial) {
         float m = initial;
         for (int i = 0; i < n; i++) {
-            m = Math.max(m, x[i]);
+            m = Math.max(m, x[offset + i]);
         }
         return m;
     }
@@ -192,29 +192,29 @@ final class ScalarTileOps implements TileOps {
     }
 
     @Override
-    public double sum(double[] x, int n) {
+    public double sum(double[] x, int offset, int n) {
         double a = 0;
         double b = 0;
         double c = 0;
         double d = 0;
         int i = 0;
         for (; i + 3 < n; i += 4) {
-            a += x[i];
-            b += x[i + 1];
-            c += x[i + 2];
-            d += x[i + 3];
+            a += x[offset + i];
+            b += x[offset + i + 1];
+            c += x[offset + i + 2];
+            d += x[offset + i + 3];
         }
         for (; i < n; i++) {
-            a += x[i];
+            a += x[offset + i];
         }
         return (a + b) + (c + d);
     }
 
     @Override
-    public double max(double[] x, int n, double initial) {
+    public double max(double[] x, int offset, int n, double initial) {
         double m = initial;
         for (int i = 0; i < n; i++) {
-            m = Math.max(m, x[i]);
+            m = Math.max(m, x[offset + i]);
         }
         return m;
     }

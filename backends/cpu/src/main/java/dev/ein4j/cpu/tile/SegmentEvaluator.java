@@ -28,8 +28,14 @@ final class SegmentEvaluator {
     private final List<HostData> inputs;
     private final TileArithmetic arithmetic;
     private final Object[] tiles;
+    /** Per access, the position of each row of the current tile (index access · rowsPerTile + row). */
     private final long[] bases;
     private final boolean[] rowValid;
+    private final int rowsPerTile;
+    /** Per access and outer dimension k: how far its position moves when k advances by one (later dimensions wrapping). */
+    private final long[][] steps;
+    private final boolean[] masked;
+    private int rows = 1;
     private final int viewCount;
     private Object reductionValues;
 
@@ -43,6 +49,21 @@ final class SegmentEvaluator {
      */
     SegmentEvaluator(Kernel kernel, Kernel.Segment segment, int[] shape, List<long[]> extraStrides,
                      List<HostData> inputs, TileOps ops) {
+        this(kernel, segment, shape, extraStrides, inputs, ops, false);
+    }
+
+    /**
+     * @param kernel the kernel
+     * @param segment the segment to evaluate
+     * @param shape the segment's iteration shape
+     * @param extraStrides further accesses (an accumulator, the output), or empty
+     * @param inputs the kernel's input buffers
+     * @param ops the tile loops
+     * @param reorder whether the space may reorder dimensions (see {@link Space#of(int[], List, List, boolean)});
+     *     then results must be written through an extra access, and no reduction may be read by flat index
+     */
+    SegmentEvaluator(Kernel kernel, Kernel.Segment segment, int[] shape, List<long[]> extraStrides,
+                     List<HostData> inputs, TileOps ops, boolean reorder) {
         this.kernel = kernel;
         this.members = kernel.indicesOf(segment);
         this.accessOf = new int[kernel.size()];
@@ -55,16 +76,31 @@ final class SegmentEvaluator {
             }
         }
         this.viewCount = views.size();
-        this.space = Space.of(shape, views, extraStrides);
+        this.space = Space.of(shape, views, extraStrides, reorder);
         this.inputs = inputs;
         this.arithmetic = new TileArithmetic(ops);
-        int tile = Math.min(TILE, space.rowLength());
+        this.rowsPerTile = RowWalk.rowsPerTile(space);
+        int tile = (int) Math.min(TILE, (long) rowsPerTile * space.rowLength());
         this.tiles = new Object[kernel.size()];
         for (int i : members) {
             tiles[i] = Tiles.allocate(kernel.instruction(i).dtype(), Math.max(1, tile));
         }
-        this.bases = new long[space.accesses.size()];
-        this.rowValid = new boolean[space.accesses.size()];
+        this.bases = new long[space.accesses.size() * rowsPerTile];
+        this.rowValid = new boolean[space.accesses.size() * rowsPerTile];
+        int outer = space.shape.length - 1;
+        this.steps = new long[space.accesses.size()][outer];
+        this.masked = new boolean[space.accesses.size()];
+        for (int a = 0; a < space.accesses.size(); a++) {
+            long[] strides = space.accesses.get(a).strides();
+            masked[a] = space.accesses.get(a).masked();
+            for (int k = 0; k < outer; k++) { // advancing dimension k wraps every later outer dimension
+                long step = strides[k];
+                for (int wrapped = k + 1; wrapped < outer; wrapped++) {
+                    step -= (long) (space.shape[wrapped] - 1) * strides[wrapped];
+                }
+                steps[a][k] = step;
+            }
+        }
     }
 
     /** @return the merged iteration space */
@@ -82,9 +118,24 @@ final class SegmentEvaluator {
         return tiles[index];
     }
 
-    /** @return the base position of a further access (an accumulator) for the current row */
+    /** @return the position of a further access (an accumulator, the output) at row 0 of the tile */
     long extraBase(int extra) {
-        return bases[viewCount + extra];
+        return extraBase(extra, 0);
+    }
+
+    /** @return the position of a further access at a row of the tile */
+    long extraBase(int extra, int row) {
+        return bases[(viewCount + extra) * rowsPerTile + row];
+    }
+
+    /** @return the row positions of all accesses (index access · rowsPerTile + row) */
+    long[] bases() {
+        return bases;
+    }
+
+    /** @return where a further access's rows start in {@link #bases()} */
+    int extraBaseIndex(int extra) {
+        return (viewCount + extra) * rowsPerTile;
     }
 
     /** @return the innermost stride of a further access */
@@ -93,29 +144,63 @@ final class SegmentEvaluator {
     }
 
     /**
-     * Moves to a row of the merged space.
+     * Moves to a row of the merged space (a tile of one row).
      *
      * @param outer the indices of all dimensions but the innermost
      */
     void beginRow(int[] outer) {
-        for (int a = 0; a < bases.length; a++) {
+        beginRows(outer, 1);
+    }
+
+    /**
+     * Moves to a tile of consecutive rows.
+     *
+     * @param outer the indices of all dimensions but the innermost, of the first row
+     * @param count how many rows, at most {@link RowWalk#rowsPerTile}
+     */
+    void beginRows(int[] outer, int count) {
+        rows = count;
+        int accesses = space.accesses.size();
+        int[] index = count == 1 ? outer : outer.clone();
+        for (int a = 0; a < accesses; a++) {
             Space.Access access = space.accesses.get(a);
             long base = access.offset();
-            boolean valid = true;
-            for (int k = 0; k < outer.length; k++) {
-                base += outer[k] * access.strides()[k];
-                if (access.masked()) {
-                    valid &= outer[k] >= access.maskStart()[k] && outer[k] < access.maskEnd()[k];
-                }
+            long[] strides = access.strides();
+            for (int k = 0; k < index.length; k++) {
+                base += index[k] * strides[k];
             }
-            bases[a] = base;
-            rowValid[a] = valid;
+            bases[a * rowsPerTile] = base;
+            rowValid[a * rowsPerTile] = valid(access, index);
+        }
+        int[] shape = space.shape;
+        for (int r = 1; r < count; r++) {
+            // the next row: an odometer step; dimension k advances and those after it wrap to 0
+            int k = index.length - 1;
+            while (k > 0 && index[k] == shape[k] - 1) {
+                k--;
+            }
+            index[k]++;
+            for (int wrapped = k + 1; wrapped < index.length; wrapped++) {
+                index[wrapped] = 0;
+            }
+            for (int a = 0; a < accesses; a++) {
+                int at = a * rowsPerTile + r;
+                bases[at] = bases[at - 1] + steps[a][k];
+                rowValid[at] = !masked[a] || valid(space.accesses.get(a), index);
+            }
         }
     }
 
-    /** @return the position of access a at element {@code index} of the current row */
-    long position(int access, int index) {
-        return bases[access] + index * space.accesses.get(access).strides()[space.shape.length - 1];
+    private static boolean valid(Space.Access access, int[] index) {
+        if (!access.masked()) {
+            return true;
+        }
+        for (int k = 0; k < index.length; k++) {
+            if (index[k] < access.maskStart()[k] || index[k] >= access.maskEnd()[k]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -126,54 +211,73 @@ final class SegmentEvaluator {
      * @param length the tile's length
      */
     void evaluate(long rowFlat, int start, int length) {
+        int total = length * rows;
         for (int i : members) {
             Instruction instruction = kernel.instruction(i);
             if (instruction.isReduction()) {
-                System.arraycopy(reductionValues, (int) (rowFlat + start), tiles[i], 0, length);
+                // rows of a tile are consecutive in flat order here (no reordered space reads a reduction)
+                System.arraycopy(reductionValues, (int) (rowFlat + start), tiles[i], 0, total);
             } else if (accessOf[i] >= 0) {
-                read(i, instruction, start, length);
+                int a = accessOf[i];
+                if (instruction.op() == Op.INPUT && !space.accesses.get(a).masked()) {
+                    // every row valid and whole: one call gathers the tile's rows
+                    Tiles.gatherRows(inputs.get(instruction.input()), tiles[i], rows, length, bases, a * rowsPerTile,
+                            start, space.accesses.get(a).strides()[space.shape.length - 1]);
+                } else {
+                    for (int r = 0; r < rows; r++) {
+                        read(i, instruction, r, start, length);
+                    }
+                }
             } else if (instruction.op() == Op.WHERE) {
                 arithmetic.where(instruction.dtype(), tiles[i], (boolean[]) tiles[instruction.source(0)],
-                        tiles[instruction.source(1)], tiles[instruction.source(2)], length);
+                        tiles[instruction.source(1)], tiles[instruction.source(2)], total);
             } else {
                 DType operandType = kernel.instruction(instruction.source(0)).dtype();
                 Object y = instruction.sourceCount() > 1 ? tiles[instruction.source(1)] : null;
                 arithmetic.apply(instruction.op(), instruction.dtype(), operandType, tiles[i], tiles[instruction.source(0)],
-                        y, null, length);
+                        y, null, total);
             }
         }
     }
 
-    /** A load or generator: the (virtual) buffer at the access's positions, the pad value where masked. */
-    private void read(int i, Instruction instruction, int start, int length) {
+    /** A load or generator for one row of the tile: the (virtual) buffer at the access's positions, the pad value where masked. */
+    private void read(int i, Instruction instruction, int row, int start, int length) {
         int a = accessOf[i];
         Space.Access access = space.accesses.get(a);
         int last = space.shape.length - 1;
+        int offset = row * length;
+        Object tile = tiles[i];
+        if (!rowValid[a * rowsPerTile + row]) {
+            Tiles.fill(tile, offset, offset + length, access.pad());
+            return;
+        }
+        long stride = access.strides()[last];
+        long base = bases[a * rowsPerTile + row];
         int from = 0;
         int to = length;
-        if (!rowValid[a]) {
-            to = 0;
-        } else if (access.masked()) {
+        if (access.masked()) {
             from = Math.max(0, Math.min(length, access.maskStart()[last] - start));
             to = Math.max(from, Math.min(length, access.maskEnd()[last] - start));
         }
-        Object tile = tiles[i];
-        Tiles.fill(tile, 0, from, access.pad());
-        Tiles.fill(tile, to, length, access.pad());
-        long stride = access.strides()[last];
-        long position = bases[a] + (long) (start + from) * stride;
+        Tiles.fill(tile, offset, offset + from, access.pad());
+        Tiles.fill(tile, offset + to, offset + length, access.pad());
+        readRun(instruction, tile, offset + from, offset + to, base + (long) (start + from) * stride, stride);
+    }
+
+    /** tile[begin .. end) from positions position, position + stride, ... */
+    private void readRun(Instruction instruction, Object tile, int begin, int end, long position, long stride) {
         switch (instruction.op()) {
-            case INPUT -> Tiles.gather(inputs.get(instruction.input()), tile, from, to, position, stride);
-            case CONST -> Tiles.fill(tile, from, to, instruction.constant());
+            case INPUT -> Tiles.gather(inputs.get(instruction.input()), tile, begin, end, position, stride);
+            case CONST -> Tiles.fill(tile, begin, end, instruction.constant());
             case IOTA -> {
-                for (int j = from; j < to; j++, position += stride) {
+                for (int j = begin; j < end; j++, position += stride) {
                     Tiles.set(tile, j, position);
                 }
             }
             case RAND -> {
                 boolean single = instruction.dtype() != DType.FLOAT64;
                 long seed = instruction.seed();
-                for (int j = from; j < to; j++, position += stride) {
+                for (int j = begin; j < end; j++, position += stride) {
                     Tiles.set(tile, j, single ? CounterRandom.uniformFloat(seed, position) : CounterRandom.uniformDouble(seed, position));
                 }
             }

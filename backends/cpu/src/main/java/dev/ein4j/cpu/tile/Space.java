@@ -9,6 +9,11 @@ import java.util.List;
  * dimensions merged wherever every access allows (same layout as one longer dimension, no mask on
  * them). An elementwise kernel over contiguous or broadcast operands becomes one long row, so tiles
  * are long whatever the tensor's rank.
+ *
+ * <p>When the caller allows it, the dimensions are first reordered so that the innermost one (the
+ * tile row) is where the accesses are unit-stride: a 2×2 pooling window over a channels-last
+ * convolution output would otherwise walk rows of length 2, paying the per-row cost for every two
+ * elements. The order only changes which elements a tile holds, never a value.
  */
 final class Space {
 
@@ -34,6 +39,19 @@ final class Space {
      * @return the merged space; accesses in the order given, views first
      */
     static Space of(int[] shape, List<View> views, List<long[]> extraStrides) {
+        return of(shape, views, extraStrides, false);
+    }
+
+    /**
+     * @param shape the iteration shape (rank 0 is treated as [1])
+     * @param views views of that shape
+     * @param extraStrides further accesses given by strides only, or empty
+     * @param reorder whether the dimensions may be reordered for a longer unit-stride row (then
+     *     rows no longer follow the shape's row-major order: outputs must be written through an
+     *     extra access)
+     * @return the merged space
+     */
+    static Space of(int[] shape, List<View> views, List<long[]> extraStrides, boolean reorder) {
         int[] dims = shape.length == 0 ? new int[] {1} : shape.clone();
         int rank = dims.length;
         List<long[]> strides = new ArrayList<>();
@@ -55,6 +73,19 @@ final class Space {
             ends.add(null);
             offsets.add(0L);
             pads.add(0.0);
+        }
+        if (reorder && rank > 1) {
+            int[] order = innermostLast(dims, strides, starts, ends);
+            if (order != null) {
+                dims = permute(dims, order);
+                for (int a = 0; a < strides.size(); a++) {
+                    strides.set(a, permute(strides.get(a), order));
+                    if (starts.get(a) != null) {
+                        starts.set(a, permute(starts.get(a), order));
+                        ends.set(a, permute(ends.get(a), order));
+                    }
+                }
+            }
         }
         // merge from the innermost pair outwards: dimension k into k + 1 when every access allows
         List<Integer> kept = new ArrayList<>();
@@ -87,6 +118,90 @@ final class Space {
         return new Space(merged, accesses);
     }
 
+    /**
+     * The order (all other dimensions kept in order, one chosen dimension moved innermost) with the
+     * lowest estimated cost per element: a per-row overhead spread over the merged row's length,
+     * plus per access a cost by its innermost stride (a broadcast is cheapest, unit stride cheap, a
+     * short stride a gather within cache lines, a long stride a cache line per element). Null
+     * when the shape's own order is the best.
+     */
+    private static int[] innermostLast(int[] dims, List<long[]> strides, List<int[]> starts, List<int[]> ends) {
+        int rank = dims.length;
+        int[] identity = new int[rank];
+        for (int k = 0; k < rank; k++) {
+            identity[k] = k;
+        }
+        int[] best = null;
+        double bestCost = cost(identity, dims, strides, starts, ends);
+        for (int candidate = 0; candidate < rank - 1; candidate++) {
+            if (dims[candidate] < 2) {
+                continue;
+            }
+            int[] order = new int[rank];
+            int at = 0;
+            for (int k = 0; k < rank; k++) {
+                if (k != candidate) {
+                    order[at++] = k;
+                }
+            }
+            order[rank - 1] = candidate;
+            double cost = cost(order, dims, strides, starts, ends);
+            if (cost < bestCost * 0.8) { // a clear gain only: the shape's order keeps outputs sequential
+                bestCost = cost;
+                best = order;
+            }
+        }
+        return best;
+    }
+
+    /** Per-row overhead in units of one unit-stride element access. */
+    private static final double ROW_OVERHEAD = 64.0;
+
+    private static double cost(int[] order, int[] dims, List<long[]> strides, List<int[]> starts, List<int[]> ends) {
+        int rank = order.length;
+        int inner = order[rank - 1];
+        long row = dims[inner];
+        for (int k = rank - 2; k >= 0; k--) { // the innermost run of dimensions that would merge
+            int outer = order[k];
+            int next = order[k + 1];
+            boolean merges = true;
+            for (int a = 0; a < strides.size() && merges; a++) {
+                long[] s = strides.get(a);
+                merges = s[outer] == s[next] * dims[next] && (starts.get(a) == null || unmasked(outer, next, dims, starts.get(a), ends.get(a)));
+            }
+            if (!merges) {
+                break;
+            }
+            row *= dims[outer];
+        }
+        double cost = ROW_OVERHEAD / Math.min(row, SegmentEvaluator.TILE);
+        for (long[] s : strides) {
+            long stride = Math.abs(s[inner]);
+            cost += stride == 0 ? 0.25 : stride == 1 ? 1 : stride < 16 ? 2 : 8;
+        }
+        return cost;
+    }
+
+    private static boolean unmasked(int outer, int inner, int[] dims, int[] start, int[] end) {
+        return start[outer] == 0 && end[outer] == dims[outer] && start[inner] == 0 && end[inner] == dims[inner];
+    }
+
+    private static int[] permute(int[] values, int[] order) {
+        int[] result = new int[order.length];
+        for (int k = 0; k < order.length; k++) {
+            result[k] = values[order[k]];
+        }
+        return result;
+    }
+
+    private static long[] permute(long[] values, int[] order) {
+        long[] result = new long[order.length];
+        for (int k = 0; k < order.length; k++) {
+            result[k] = values[order[k]];
+        }
+        return result;
+    }
+
     private static boolean mergeable(int outer, int inner, int[] lengths, List<long[]> strides, List<int[]> starts,
                                      List<int[]> ends) {
         if ((long) lengths[outer] * lengths[inner] > Integer.MAX_VALUE) {
@@ -106,16 +221,21 @@ final class Space {
         return true;
     }
 
-    /** @return the number of rows (all dimensions but the innermost) */
+    /** @return how many dimensions index the rows (all but the innermost) */
+    int outerRank() {
+        return shape.length - 1;
+    }
+
+    /** @return the number of rows */
     long rows() {
         long rows = 1;
-        for (int k = 0; k < shape.length - 1; k++) {
+        for (int k = 0; k < outerRank(); k++) {
             rows *= shape[k];
         }
         return rows;
     }
 
-    /** @return the innermost dimension's length */
+    /** @return the elements of one row: the innermost dimension's length */
     int rowLength() {
         return shape[shape.length - 1];
     }

@@ -50,7 +50,41 @@ final class TileArithmetic {
         if (operandType == DType.INT32 && type == DType.INT32) {
             return int32(op, (int[]) out, (int[]) x, (int[]) y, n);
         }
+        if (operandType == DType.BOOL && type == DType.BOOL && x instanceof boolean[] a
+                && (y == null || y instanceof boolean[])) {
+            return bool(op, (boolean[]) out, a, (boolean[]) y, n);
+        }
         return false;
+    }
+
+    /** Logic on bool tiles: ADD and MAX are or, MUL is and, CMPLT is (not x) and y, CMPEQ is equality. */
+    private static boolean bool(Op op, boolean[] out, boolean[] x, boolean[] y, int n) {
+        switch (op) {
+            case ADD, MAX -> {
+                for (int j = 0; j < n; j++) {
+                    out[j] = x[j] | y[j];
+                }
+            }
+            case MUL -> {
+                for (int j = 0; j < n; j++) {
+                    out[j] = x[j] & y[j];
+                }
+            }
+            case CMPLT -> {
+                for (int j = 0; j < n; j++) {
+                    out[j] = !x[j] & y[j];
+                }
+            }
+            case CMPEQ -> {
+                for (int j = 0; j < n; j++) {
+                    out[j] = x[j] == y[j];
+                }
+            }
+            default -> {
+                return false;
+            }
+        }
+        return true;
     }
 
     private boolean float32(Op op, Object out, float[] x, Object y, Object z, int n) {

@@ -81,20 +81,39 @@ public final class TileKernels {
                          Object reduction) {
         int[] members = kernel.indicesOf(segment);
         int root = members[members.length - 1];
-        SegmentEvaluator first = new SegmentEvaluator(kernel, segment, shape, List.of(), inputs, ops);
+        if (Shapes.size(shape) == 0) {
+            return;
+        }
+        // Without a reduction read by flat index, the space may reorder its dimensions; the
+        // target is then written through an access of its own (row-major strides of the shape).
+        boolean reorder = reduction == null;
+        List<long[]> extras = reorder ? List.of(Shapes.contiguousStrides(shape.length == 0 ? new int[] {1} : shape)) : List.of();
+        SegmentEvaluator first = new SegmentEvaluator(kernel, segment, shape, extras, inputs, ops, reorder);
         Space space = first.space();
-        if (space.rowLength() == 0 || Shapes.size(shape) == 0) {
+        if (space.rowLength() == 0) {
             return;
         }
         int tasks = RowWalk.tasks(space, pool);
         SegmentEvaluator[] evaluators = new SegmentEvaluator[tasks];
         evaluators[0] = first;
-        RowWalk.run(space, pool, tasks, (task, outer, rowFlat, start, length, newRow) -> {
-            SegmentEvaluator evaluator = evaluator(evaluators, task, kernel, segment, shape, List.of(), inputs);
+        RowWalk.run(space, pool, tasks, 1, (task, outer, rowFlat, start, length, rows) -> {
+            SegmentEvaluator evaluator = evaluators[task];
+            if (evaluator == null) {
+                evaluator = new SegmentEvaluator(kernel, segment, shape, extras, inputs, ops, reorder);
+                evaluators[task] = evaluator;
+            }
             evaluator.setReductionValues(reduction);
-            evaluator.beginRow(outer);
+            evaluator.beginRows(outer, rows);
             evaluator.evaluate(rowFlat, start, length);
-            Tiles.store(evaluator.tile(root), target, (int) (rowFlat + start), length);
+            Object tile = evaluator.tile(root);
+            if (reorder) {
+                long stride = evaluator.extraStride(0);
+                for (int r = 0; r < rows; r++) {
+                    Tiles.scatter(tile, r * length, target, evaluator.extraBase(0, r) + start * stride, stride, length);
+                }
+            } else {
+                Tiles.store(tile, target, (int) (rowFlat + start), length * rows); // rows in flat order
+            }
         });
     }
 
@@ -164,16 +183,6 @@ public final class TileKernels {
         }
     }
 
-    private SegmentEvaluator evaluator(SegmentEvaluator[] evaluators, int task, Kernel kernel, Kernel.Segment segment,
-                                       int[] shape, List<long[]> extras, List<HostData> inputs) {
-        SegmentEvaluator evaluator = evaluators[task];
-        if (evaluator == null) {
-            evaluator = new SegmentEvaluator(kernel, segment, shape, extras, inputs, ops);
-            evaluators[task] = evaluator;
-        }
-        return evaluator;
-    }
-
     // ------------------------------------------------------------------ reductions
 
     /** @return the reduction's values in the row-major order of the reduced shape, tile-typed */
@@ -191,22 +200,32 @@ public final class TileKernels {
         }
         int count = (int) Shapes.size(reduced);
         List<long[]> extras = List.of(accumulatorStrides);
-        SegmentEvaluator first = new SegmentEvaluator(kernel, Kernel.Segment.REDUCE_SOURCE, shape, extras, inputs, ops);
+        SegmentEvaluator first = new SegmentEvaluator(kernel, Kernel.Segment.REDUCE_SOURCE, shape, extras, inputs, ops, true);
         Space space = first.space();
         int tasks = RowWalk.tasks(space, pool);
         SegmentEvaluator[] evaluators = new SegmentEvaluator[tasks];
         evaluators[0] = first;
-        Accumulator[] partials = new Accumulator[tasks];
         DType type = kernel.instruction(source).dtype();
-        RowWalk.run(space, pool, tasks, (task, outer, rowFlat, start, length, newRow) -> {
-            SegmentEvaluator evaluator = evaluator(evaluators, task, kernel, Kernel.Segment.REDUCE_SOURCE, shape, extras, inputs);
-            if (partials[task] == null) {
-                partials[task] = new Accumulator(reduce.op(), type, count, ops);
+        long outerStride = space.accesses.get(space.accesses.size() - 1).strides()[0];
+        boolean disjoint = tasks > 1 && space.outerRank() >= 1 && outerStride != 0 && space.shape[0] >= tasks;
+        // With the outermost dimension kept, tasks take whole slices of it: each output element is
+        // accumulated by one task, in order, into one shared accumulator (no per-task copies).
+        Accumulator[] partials = new Accumulator[disjoint ? 1 : tasks];
+        if (disjoint) {
+            partials[0] = new Accumulator(reduce.op(), type, count, ops);
+        }
+        long alignRows = disjoint ? space.rows() / space.shape[0] : 1;
+        RowWalk.run(space, pool, tasks, alignRows, (task, outer, rowFlat, start, length, rows) -> {
+            SegmentEvaluator evaluator = reductionEvaluator(evaluators, task, kernel, shape, extras, inputs);
+            int slot = disjoint ? 0 : task;
+            if (partials[slot] == null) {
+                partials[slot] = new Accumulator(reduce.op(), type, count, ops);
             }
-            evaluator.beginRow(outer);
+            evaluator.beginRows(outer, rows);
             evaluator.evaluate(rowFlat, start, length);
-            long target = evaluator.extraBase(0) + start * evaluator.extraStride(0);
-            partials[task].add(evaluator.tile(source), length, (int) target, (int) evaluator.extraStride(0));
+            Object tile = evaluator.tile(source);
+            partials[slot].addRows(tile, rows, length, evaluator.bases(), evaluator.extraBaseIndex(0), start,
+                    (int) evaluator.extraStride(0));
         });
         Accumulator total = null;
         for (Accumulator partial : partials) {
@@ -218,6 +237,16 @@ public final class TileKernels {
             total = new Accumulator(reduce.op(), type, count, ops); // an empty space: the identity
         }
         return total.results(reduce.dtype());
+    }
+
+    private SegmentEvaluator reductionEvaluator(SegmentEvaluator[] evaluators, int task, Kernel kernel, int[] shape,
+                                                List<long[]> extras, List<HostData> inputs) {
+        SegmentEvaluator evaluator = evaluators[task];
+        if (evaluator == null) {
+            evaluator = new SegmentEvaluator(kernel, Kernel.Segment.REDUCE_SOURCE, shape, extras, inputs, ops, true);
+            evaluators[task] = evaluator;
+        }
+        return evaluator;
     }
 
     private static void storeAll(Object values, HostData output) {

@@ -27,10 +27,10 @@ public interface TileOps {
     void unary(dev.ein4j.ir.Op op, float[] x, float[] out, int n);
 
     /** @return Σ x[0..n) accumulated in double */
-    double sum(float[] x, int n);
+    double sum(float[] x, int offset, int n);
 
     /** @return max(initial, x[0..n)), NaN if any is NaN */
-    float max(float[] x, int n, float initial);
+    float max(float[] x, int offset, int n, float initial);
 
     void add(double[] x, double[] y, double[] out, int n);
 
@@ -46,9 +46,9 @@ public interface TileOps {
 
     void unary(dev.ein4j.ir.Op op, double[] x, double[] out, int n);
 
-    double sum(double[] x, int n);
+    double sum(double[] x, int offset, int n);
 
-    double max(double[] x, int n, double initial);
+    double max(double[] x, int offset, int n, double initial);
 
     /** @return the Vector API implementation when its module is loaded (and {@code ein4j.cpu.vector} is not false), else the scalar one */
     static TileOps get() {

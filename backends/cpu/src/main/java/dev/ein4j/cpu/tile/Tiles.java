@@ -117,17 +117,92 @@ final class Tiles {
 
     /** Writes a tile's first {@code count} elements to a buffer from index {@code at}, both of one type. */
     static void store(Object tile, HostData target, int at, int count) {
+        store(tile, 0, target, at, count);
+    }
+
+    /** Writes tile[offset .. offset + count) to a buffer from index {@code at}, both of one type. */
+    static void store(Object tile, int offset, HostData target, int at, int count) {
         if (target instanceof HostData.Float32 f) {
-            System.arraycopy((float[]) tile, 0, f.values(), at, count);
+            System.arraycopy((float[]) tile, offset, f.values(), at, count);
         } else if (target instanceof HostData.Float64 d) {
-            System.arraycopy((double[]) tile, 0, d.values(), at, count);
+            System.arraycopy((double[]) tile, offset, d.values(), at, count);
         } else if (target instanceof HostData.Int32 n) {
-            System.arraycopy((int[]) tile, 0, n.values(), at, count);
+            System.arraycopy((int[]) tile, offset, n.values(), at, count);
         } else {
             byte[] bytes = ((HostData.Bool) target).values();
             boolean[] t = (boolean[]) tile;
             for (int j = 0; j < count; j++) {
-                bytes[at + j] = t[j] ? (byte) 1 : (byte) 0;
+                bytes[at + j] = t[offset + j] ? (byte) 1 : (byte) 0;
+            }
+        }
+    }
+
+    /**
+     * Writes tile[offset .. offset + count) to a buffer at position, position + stride, ...
+     * (stride 1: one array copy).
+     */
+    static void scatter(Object tile, int offset, HostData target, long position, long stride, int count) {
+        if (stride == 1) {
+            store(tile, offset, target, (int) position, count);
+            return;
+        }
+        int at = (int) position;
+        int step = (int) stride;
+        int end = offset + count;
+        if (target instanceof HostData.Float32 f) {
+            float[] a = f.values();
+            float[] t = (float[]) tile;
+            for (int j = offset; j < end; j++, at += step) {
+                a[at] = t[j];
+            }
+        } else if (target instanceof HostData.Float64 d) {
+            double[] a = d.values();
+            double[] t = (double[]) tile;
+            for (int j = offset; j < end; j++, at += step) {
+                a[at] = t[j];
+            }
+        } else if (target instanceof HostData.Int32 n) {
+            int[] a = n.values();
+            int[] t = (int[]) tile;
+            for (int j = offset; j < end; j++, at += step) {
+                a[at] = t[j];
+            }
+        } else {
+            byte[] a = ((HostData.Bool) target).values();
+            boolean[] t = (boolean[]) tile;
+            for (int j = offset; j < end; j++, at += step) {
+                a[at] = t[j] ? (byte) 1 : (byte) 0;
+            }
+        }
+    }
+
+    /**
+     * Reads whole rows into a tile: row r (of {@code length} elements) from positions
+     * bases[first + r] + (start + j)·stride, for j below length.
+     */
+    static void gatherRows(HostData source, Object tile, int rows, int length, long[] bases, int first, int start,
+                           long stride) {
+        if (rows == 1 || !(source instanceof HostData.Float32)) {
+            for (int r = 0; r < rows; r++) {
+                gather(source, tile, r * length, (r + 1) * length, bases[first + r] + start * stride, stride);
+            }
+            return;
+        }
+        float[] a = ((HostData.Float32) source).values();
+        float[] t = (float[]) tile;
+        int step = (int) stride;
+        for (int r = 0, to = 0; r < rows; r++) {
+            int at = (int) (bases[first + r] + (long) start * stride);
+            if (step == 1) {
+                System.arraycopy(a, at, t, to, length);
+                to += length;
+            } else if (step == 0) {
+                java.util.Arrays.fill(t, to, to + length, a[at]);
+                to += length;
+            } else {
+                for (int end = to + length; to < end; to++, at += step) {
+                    t[to] = a[at];
+                }
             }
         }
     }

@@ -58,22 +58,16 @@ final class VectorTileOps implements TileOps {
 
     @Override
     public void lessThan(float[] x, float[] y, boolean[] out, int n) {
-        int i = 0;
-        for (int bound = F.loopBound(n); i < bound; i += F.length()) {
-            FloatVector.fromArray(F, x, i).compare(VectorOperators.LT, FloatVector.fromArray(F, y, i)).intoArray(out, i);
-        }
-        for (; i < n; i++) {
+        // a plain loop: a vector mask stored into boolean[] is not intrinsified on JDK 17 and costs more
+        for (int i = 0; i < n; i++) {
             out[i] = x[i] < y[i];
         }
     }
 
     @Override
     public void equal(float[] x, float[] y, boolean[] out, int n) {
-        int i = 0;
-        for (int bound = F.loopBound(n); i < bound; i += F.length()) {
-            FloatVector.fromArray(F, x, i).compare(VectorOperators.EQ, FloatVector.fromArray(F, y, i)).intoArray(out, i);
-        }
-        for (; i < n; i++) {
+        // a plain loop: a vector mask stored into boolean[] is not intrinsified on JDK 17 and costs more
+        for (int i = 0; i < n; i++) {
             out[i] = x[i] == y[i];
         }
     }
@@ -115,12 +109,12 @@ final class VectorTileOps implements TileOps {
     }
 
     @Override
-    public double sum(float[] x, int n) {
+    public double sum(float[] x, int offset, int n) {
         // float lanes over one tile (a few thousand elements), then double: blocked summation
         FloatVector acc = FloatVector.zero(F);
         int i = 0;
         for (int bound = F.loopBound(n); i < bound; i += F.length()) {
-            acc = acc.add(FloatVector.fromArray(F, x, i));
+            acc = acc.add(FloatVector.fromArray(F, x, offset + i));
         }
         double total = 0;
         float[] lanes = acc.toArray();
@@ -128,24 +122,24 @@ final class VectorTileOps implements TileOps {
             total += lane;
         }
         for (; i < n; i++) {
-            total += x[i];
+            total += x[offset + i];
         }
         return total;
     }
 
     @Override
-    public float max(float[] x, int n, float initial) {
+    public float max(float[] x, int offset, int n, float initial) {
         FloatVector acc = FloatVector.broadcast(F, initial);
         int i = 0;
         for (int bound = F.loopBound(n); i < bound; i += F.length()) {
-            acc = acc.max(FloatVector.fromArray(F, x, i));
+            acc = acc.max(FloatVector.fromArray(F, x, offset + i));
         }
         float m = initial;
         for (float lane : acc.toArray()) {
             m = Math.max(m, lane);
         }
         for (; i < n; i++) {
-            m = Math.max(m, x[i]);
+            m = Math.max(m, x[offset + i]);
         }
         return m;
     }
@@ -185,22 +179,16 @@ final class VectorTileOps implements TileOps {
 
     @Override
     public void lessThan(double[] x, double[] y, boolean[] out, int n) {
-        int i = 0;
-        for (int bound = D.loopBound(n); i < bound; i += D.length()) {
-            DoubleVector.fromArray(D, x, i).compare(VectorOperators.LT, DoubleVector.fromArray(D, y, i)).intoArray(out, i);
-        }
-        for (; i < n; i++) {
+        // a plain loop: a vector mask stored into boolean[] is not intrinsified on JDK 17 and costs more
+        for (int i = 0; i < n; i++) {
             out[i] = x[i] < y[i];
         }
     }
 
     @Override
     public void equal(double[] x, double[] y, boolean[] out, int n) {
-        int i = 0;
-        for (int bound = D.loopBound(n); i < bound; i += D.length()) {
-            DoubleVector.fromArray(D, x, i).compare(VectorOperators.EQ, DoubleVector.fromArray(D, y, i)).intoArray(out, i);
-        }
-        for (; i < n; i++) {
+        // a plain loop: a vector mask stored into boolean[] is not intrinsified on JDK 17 and costs more
+        for (int i = 0; i < n; i++) {
             out[i] = x[i] == y[i];
         }
     }
@@ -243,32 +231,32 @@ final class VectorTileOps implements TileOps {
     }
 
     @Override
-    public double sum(double[] x, int n) {
+    public double sum(double[] x, int offset, int n) {
         DoubleVector acc = DoubleVector.zero(D);
         int i = 0;
         for (int bound = D.loopBound(n); i < bound; i += D.length()) {
-            acc = acc.add(DoubleVector.fromArray(D, x, i));
+            acc = acc.add(DoubleVector.fromArray(D, x, offset + i));
         }
         double total = acc.reduceLanes(VectorOperators.ADD);
         for (; i < n; i++) {
-            total += x[i];
+            total += x[offset + i];
         }
         return total;
     }
 
     @Override
-    public double max(double[] x, int n, double initial) {
+    public double max(double[] x, int offset, int n, double initial) {
         DoubleVector acc = DoubleVector.broadcast(D, initial);
         int i = 0;
         for (int bound = D.loopBound(n); i < bound; i += D.length()) {
-            acc = acc.max(DoubleVector.fromArray(D, x, i));
+            acc = acc.max(DoubleVector.fromArray(D, x, offset + i));
         }
         double m = initial;
         for (double lane : acc.toArray()) {
             m = Math.max(m, lane);
         }
         for (; i < n; i++) {
-            m = Math.max(m, x[i]);
+            m = Math.max(m, x[offset + i]);
         }
         return m;
     }
