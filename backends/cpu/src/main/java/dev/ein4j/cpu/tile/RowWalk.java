@@ -90,7 +90,9 @@ final class RowWalk {
                 int rows = (int) Math.min(group, to - row);
                 consumer.accept(task, outer, row * rowLength, 0, rowLength, rows);
                 row += rows;
-                advance(space, outer, rows);
+                if (row < to) {
+                    setOuter(space, outer, row);
+                }
             }
             return;
         }

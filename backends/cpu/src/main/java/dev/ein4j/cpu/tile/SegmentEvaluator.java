@@ -35,6 +35,8 @@ final class SegmentEvaluator {
     /** Per access and outer dimension k: how far its position moves when k advances by one (later dimensions wrapping). */
     private final long[][] steps;
     private final boolean[] masked;
+    /** Per CONST instruction read without a mask: how much of its tile already holds the constant. */
+    private final int[] filled;
     private int rows = 1;
     private final int viewCount;
     private Object reductionValues;
@@ -90,6 +92,7 @@ final class SegmentEvaluator {
         int outer = space.shape.length - 1;
         this.steps = new long[space.accesses.size()][outer];
         this.masked = new boolean[space.accesses.size()];
+        this.filled = new int[kernel.size()];
         for (int a = 0; a < space.accesses.size(); a++) {
             long[] strides = space.accesses.get(a).strides();
             masked[a] = space.accesses.get(a).masked();
@@ -219,7 +222,13 @@ final class SegmentEvaluator {
                 System.arraycopy(reductionValues, (int) (rowFlat + start), tiles[i], 0, total);
             } else if (accessOf[i] >= 0) {
                 int a = accessOf[i];
-                if (instruction.op() == Op.INPUT && !space.accesses.get(a).masked()) {
+                boolean whole = !space.accesses.get(a).masked();
+                if (instruction.op() == Op.CONST && whole) {
+                    if (filled[i] < total) { // a constant tile, filled once for all the tiles that follow
+                        Tiles.fill(tiles[i], 0, total, instruction.constant());
+                        filled[i] = total;
+                    }
+                } else if (instruction.op() == Op.INPUT && whole) {
                     // every row valid and whole: one call gathers the tile's rows
                     Tiles.gatherRows(inputs.get(instruction.input()), tiles[i], rows, length, bases, a * rowsPerTile,
                             start, space.accesses.get(a).strides()[space.shape.length - 1]);

@@ -1,0 +1,14 @@
+/**
+ * The CPU backend's matrix multiplication: a batched GEMM over operands addressed through offset tables
+ * ({@link dev.ein4j.cpu.gemm.Operand}), in the GotoBLAS/BLIS style: B is packed kc × nc into NR-wide
+ * slivers, A mc × kc into MR-tall slivers, and a register-blocked micro-kernel sums each MR × NR tile of
+ * C. The entry point is {@link dev.ein4j.cpu.gemm.Gemm}.
+ *
+ * <p>Layout of the package: {@code Gemm} and {@code Call} check and orient a call; {@code Split} cuts C
+ * into tasks for the shared worker pool; {@code Job} runs the blocked loops of one task, with
+ * {@code FloatJob}/{@code DoubleJob} holding the operands and per-thread buffers and {@code FloatPacking}/
+ * {@code DoublePacking} filling them; {@code Blocking} sizes the blocks; {@code Kernels} picks the
+ * Vector API micro-kernels ({@code Vector*Kernel}, found reflectively) or the plain-Java ones
+ * ({@code Scalar*Kernel}).
+ */
+package dev.ein4j.cpu.gemm;
