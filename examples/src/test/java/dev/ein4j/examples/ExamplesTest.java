@@ -47,6 +47,27 @@ class ExamplesTest {
     }
 
     @Test
+    void theVisionTransformerMapsImagesToTenLogitsAndTrains() {
+        VisionTransformer model = new VisionTransformer(16, 2, 1, new Generator(2));
+        Tensor images = Tensor.randn(new Generator(3), 4, 1, 28, 28);
+        Tensor labels = Tensor.of(new int[] {0, 3, 7, 9});
+        dev.ein4j.nn.optim.Adam adam = new dev.ein4j.nn.optim.Adam(model.parameters(), 1e-2);
+        double first = Double.NaN;
+        double last = Double.NaN;
+        for (int step = 0; step < 8; step++) {
+            adam.zeroGrad();
+            Tensor loss = dev.ein4j.nn.Functional.crossEntropy(model.forward(images), labels);
+            loss.backward();
+            adam.step();
+            last = loss.item();
+            first = step == 0 ? last : first;
+        }
+        assertThat(model.forward(images).shape()).containsExactly(4, 10);
+        assertThat(last).as("it fits four images").isLessThan(first * 0.5);
+        assertThat(model.toString()).contains("MultiHeadAttention").contains("EinMix");
+    }
+
+    @Test
     void patternCliDescribesTheAxisStructure() {
         String text = PatternCli.describe(PatternParser.parse(Operation.REARRANGE, "b  (h w) -> b h w"));
         assertThat(text).startsWith("canonical: b (h w) -> b h w\n").contains("Composition (column 4)")
