@@ -65,28 +65,8 @@ final class Accumulator {
      */
     void addRows(Object tile, int rows, int length, long[] bases, int first, int start, int stride) {
         if (floats != null && stride != 0 && tile instanceof float[] f) {
-            double[] acc = floats;
             for (int r = 0; r < rows; r++) {
-                int target = (int) (bases[first + r] + (long) start * stride);
-                int offset = r * length;
-                int end = offset + length;
-                switch (op) {
-                    case SUM -> {
-                        for (int j = offset; j < end; j++, target += stride) {
-                            acc[target] += f[j];
-                        }
-                    }
-                    case PROD -> {
-                        for (int j = offset; j < end; j++, target += stride) {
-                            acc[target] *= f[j];
-                        }
-                    }
-                    default -> {
-                        for (int j = offset; j < end; j++, target += stride) {
-                            acc[target] = Arithmetic.max(acc[target], f[j]);
-                        }
-                    }
-                }
+                addFloats(f, r * length, length, (int) (bases[first + r] + (long) start * stride), stride);
             }
             return;
         }
