@@ -59,7 +59,10 @@ public interface Backend {
 
     /**
      * Runs a kernel (a submission): writes {@code output}, compact in the kernel's output shape,
-     * from the inputs named by the kernel's load slots. The output is never one of the inputs.
+     * from the inputs named by the kernel's load slots. The output is one of the inputs only for an
+     * in-place update ({@code Tensor.assign}): an elementwise kernel that reads that input exactly
+     * at the element it writes (the same contiguous view), so evaluating each element's loads before
+     * its store is enough; kernel code must not declare the buffers non-aliasing ({@code restrict}).
      *
      * @param kernel what to compute
      * @param output a buffer of the kernel's output type and size
