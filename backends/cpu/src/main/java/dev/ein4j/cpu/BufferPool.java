@@ -43,7 +43,23 @@ final class BufferPool {
             return reused;
         }
         allocations++;
-        return HostData.allocate(dtype, length);
+        try {
+            return HostData.allocate(dtype, length);
+        } catch (OutOfMemoryError full) {
+            // Results come back through a Cleaner only after a collection: drop what the pool holds,
+            // collect, give the cleaners a moment to return dead results, then try once more.
+            free.clear();
+            heldBytes = 0;
+            System.gc();
+            try {
+                wait(50); // releases the lock: cleaner threads can give buffers back meanwhile
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            free.clear();
+            heldBytes = 0;
+            return HostData.allocate(dtype, length);
+        }
     }
 
     /** @param data an array no one uses any more */
