@@ -19,7 +19,6 @@ final class DoubleJob extends Job<DoubleJob.Workspace> {
 
     private static final ThreadLocal<Workspace> WORKSPACES = ThreadLocal.withInitial(Workspace::new);
 
-    static final int PAD = Integer.getInteger("pad", 0);
     private final double[] a;
     private final double[] bm;
     private final double[] c;
@@ -53,7 +52,7 @@ final class DoubleJob extends Job<DoubleJob.Workspace> {
             w.a = new double[s.mc() * kc];
         }
         if (w.b.length < s.nc() * kc) {
-            w.b = new double[s.nc() * kc + 64];
+            w.b = new double[s.nc() * kc];
         }
         if (w.tile.length < s.mr() * s.nr()) {
             w.tile = new double[s.mr() * s.nr()];
@@ -75,7 +74,7 @@ final class DoubleJob extends Job<DoubleJob.Workspace> {
 
     @Override
     void packB(Workspace w, int b, int pc, int kc, int jc, int nc) {
-        DoublePacking.packB(bm, right, b, pc, kc, jc, nc, blocking.nr(), w.b, PAD);
+        DoublePacking.packB(bm, right, b, pc, kc, jc, nc, blocking.nr(), w.b);
     }
 
     @Override
@@ -103,9 +102,9 @@ final class DoubleJob extends Job<DoubleJob.Workspace> {
             for (int jr = 0; jr < nc; jr += nr) {
                 int cols = Math.min(nr, nc - jr);
                 if (direct && rows == mr && cols == nr) {
-                    kernel.tile(kc, ap, ir * kc, bp, PAD + jr * kc, c, w.rows, ir, jc + jr, add);
+                    kernel.tile(kc, ap, ir * kc, bp, jr * kc, c, w.rows, ir, jc + jr, add);
                 } else {
-                    kernel.tile(kc, ap, ir * kc, bp, PAD + jr * kc, w.tile, w.tileRows, 0, 0, false);
+                    kernel.tile(kc, ap, ir * kc, bp, jr * kc, w.tile, w.tileRows, 0, 0, false);
                     scatter(w.tile, nr, b, ic + ir, rows, jc + jr, cols, add);
                 }
             }

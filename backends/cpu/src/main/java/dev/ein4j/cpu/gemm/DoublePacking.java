@@ -15,8 +15,8 @@ import java.util.Arrays;
  */
 final class DoublePacking {
 
-    /** Steps of K copied per pass over a transposed B's columns: one 64-byte line of each. */
-    private static final int STEPS = 16;
+    /** Elements copied per pass along a transposed operand's contiguous columns: one 64-byte line. */
+    private static final int STEPS = 64 / Double.BYTES;
 
     private DoublePacking() {
     }
@@ -47,13 +47,20 @@ final class DoublePacking {
         Arrays.fill(ap, mc * kc, rowsPadded * kc, 0d);
     }
 
-    /** A whose rows are adjacent (a transposed view): walks each column, which is contiguous. */
+    /**
+     * A whose rows are adjacent (a transposed view): each column is contiguous. Rows go {@value #STEPS}
+     * at a time: the packed rows are kc apart, a power of two bytes, so writing all mc of them for each
+     * column would thrash a few L1 sets; {@value #STEPS} rows stay in L1 while every column passes.
+     */
     private static void packAColumnMajor(double[] a, View v, int b, int i0, int mc, int p0, int kc, double[] ap) {
         long first = v.rowOffset(b, i0);
-        for (int p = 0; p < kc; p++) {
-            int src = (int) (first + v.cols[p0 + p]);
-            for (int i = 0, dst = p; i < mc; i++, dst += kc) {
-                ap[dst] = a[src + i];
+        for (int i = 0; i < mc; i += STEPS) {
+            int rows = Math.min(STEPS, mc - i);
+            for (int p = 0; p < kc; p++) {
+                int src = (int) (first + v.cols[p0 + p]) + i;
+                for (int r = 0, dst = i * kc + p; r < rows; r++, dst += kc) {
+                    ap[dst] = a[src + r];
+                }
             }
         }
     }
@@ -63,16 +70,15 @@ final class DoublePacking {
      *
      * @param bp the destination, at least {@code roundUp(nc, nr)·kc} long
      */
-    static void packB(double[] bm, View v, int b, int p0, int kc, int j0, int nc, int nr, double[] bp, int pad) {
+    static void packB(double[] bm, View v, int b, int p0, int kc, int j0, int nc, int nr, double[] bp) {
+        if (v.unitCols) {
+            packBRowMajor(bm, v, b, p0, kc, j0, nc, nr, bp);
+            return;
+        }
         for (int s = 0; s < nc; s += nr) {
             int width = Math.min(nr, nc - s);
-            int sliver = pad + s * kc;
-            if (v.unitCols) {
-                int col = (int) v.cols[j0 + s];
-                for (int p = 0, dst = sliver; p < kc; p++, dst += nr) {
-                    System.arraycopy(bm, (int) (v.rowOffset(b, p0 + p) + col), bp, dst, width);
-                }
-            } else if (v.unitRows) {
+            int sliver = s * kc;
+            if (v.unitRows) {
                 packBColumnMajor(bm, v, b, p0, kc, j0 + s, width, nr, bp, sliver);
             } else {
                 long[] cols = v.cols;
@@ -85,6 +91,25 @@ final class DoublePacking {
             }
             if (width < nr) {
                 for (int p = 0, dst = sliver; p < kc; p++, dst += nr) {
+                    Arrays.fill(bp, dst + width, dst + nr, 0d);
+                }
+            }
+        }
+    }
+
+    /**
+     * B whose columns are adjacent (row-major): each row of the panel is read once, front to back, and
+     * dealt out to the slivers, so the reads stream (one row is a few KiB, and rows are far apart).
+     */
+    private static void packBRowMajor(double[] bm, View v, int b, int p0, int kc, int j0, int nc, int nr,
+            double[] bp) {
+        long col = v.cols[j0];
+        for (int p = 0; p < kc; p++) {
+            int src = (int) (v.rowOffset(b, p0 + p) + col);
+            for (int s = 0, dst = p * nr; s < nc; s += nr, dst += nr * kc) {
+                int width = Math.min(nr, nc - s);
+                System.arraycopy(bm, src + s, bp, dst, width);
+                if (width < nr) {
                     Arrays.fill(bp, dst + width, dst + nr, 0d);
                 }
             }

@@ -5,15 +5,21 @@ import dev.ein4j.cpu.WorkerPool;
 /**
  * Spreads a multiply over the shared workers: C is cut into units (a batch entry × a range of rows × a
  * range of columns, never K, so no two tasks write the same element), and the units are dealt out as
- * about {@value #TASKS_PER_THREAD} tasks per thread, enough to even out uneven progress. Rows and
- * columns are cut on tile boundaries, and the longer side first, since each task re-packs the panels
- * of the other operand that its part needs: square parts pack least.
+ * about two tasks per thread (system property {@code ein4j.cpu.gemm.tasksPerThread}), enough to even
+ * out uneven progress without packing the same panels many times over. Rows and columns are cut on
+ * tile boundaries, and the longer side first, since each task re-packs the panels of the other operand
+ * that its part needs: square parts pack least.
  */
 final class Split {
 
-    /** Below this many multiply-adds the call runs on the calling thread: a hand-off costs more. */
-    static final double SERIAL_WORK = 64.0 * 64 * 64;
-    private static final int TASKS_PER_THREAD = Integer.getInteger("ein4j.cpu.gemm.tasksPerThread", 3);
+    /**
+     * Up to this many multiply-adds (256³ by default; system property {@code ein4j.cpu.gemm.serialWork})
+     * the call runs on the calling thread. Waking parked workers took tens of microseconds on the 2-core
+     * VM this was measured on, so below about 300³ (~150 µs of work) two threads were slower than one.
+     */
+    static final double SERIAL_WORK = Double.parseDouble(
+            System.getProperty("ein4j.cpu.gemm.serialWork", String.valueOf(1 << 24)));
+    private static final int TASKS_PER_THREAD = Integer.getInteger("ein4j.cpu.gemm.tasksPerThread", 2);
 
     private final int batches;
     private final int m;
@@ -36,7 +42,7 @@ final class Split {
         WorkerPool pool = WorkerPool.shared();
         double work = (double) batches * m * n * Math.max(k, 1);
         int threads = pool.parallelism();
-        if (threads == 1 || work < SERIAL_WORK) {
+        if (threads == 1 || work <= SERIAL_WORK) {
             for (int b = 0; b < batches; b++) {
                 job.run(b, 0, m, 0, n);
             }

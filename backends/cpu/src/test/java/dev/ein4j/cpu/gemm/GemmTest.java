@@ -99,13 +99,14 @@ class GemmTest {
         }
     }
 
+    /** Each case is above {@link Split#SERIAL_WORK}, so that it is cut into tasks for the workers. */
     @Test
     void largeEnoughToRunInParallel() {
         for (boolean dbl : new boolean[] {false, true}) {
             check(dbl, 1, 517, 389, 300, Layout.rowMajor(1, 517, 300), Layout.rowMajor(1, 300, 389),
                     Layout.rowMajor(1, 517, 389), 5);
-            check(dbl, 7, 96, 81, 130, Layout.rowMajor(7, 96, 130), Layout.transposed(7, 130, 81),
-                    Layout.transposed(7, 96, 81), 6);
+            check(dbl, 7, 128, 151, 140, Layout.rowMajor(7, 128, 140), Layout.transposed(7, 140, 151),
+                    Layout.transposed(7, 128, 151), 6);
             Random random = new Random(99);
             check(dbl, 2, 260, 190, 530, Layout.random(random, 2, 260, 530, true),
                     Layout.random(random, 2, 530, 190, true), Layout.random(random, 2, 260, 190, false), 7);
