@@ -30,18 +30,36 @@ public final class Backends {
     private Backends() {
     }
 
+    /**
+     * The providers by name, in class-path order. Nothing is probed here: a provider's priority and
+     * availability may load a native driver (OpenCL), which a program that names its backend never
+     * needs.
+     */
     private static Map<String, BackendProvider> discover() {
-        List<BackendProvider> found = new ArrayList<>();
-        ServiceLoader.load(BackendProvider.class, Backends.class.getClassLoader()).forEach(found::add);
-        found.sort(Comparator.comparingInt(BackendProvider::priority).reversed());
         Map<String, BackendProvider> byName = new LinkedHashMap<>();
-        found.forEach(provider -> byName.putIfAbsent(provider.name(), provider));
+        ServiceLoader.load(BackendProvider.class, Backends.class.getClassLoader())
+                .forEach(provider -> byName.putIfAbsent(provider.name(), provider));
         return byName;
     }
 
-    /** @return the names of the backends on the class path that can run here, preferred first */
+    /**
+     * Probes every provider on the class path (loading native drivers where a provider needs them).
+     *
+     * @return the names of the backends on the class path that can run here, preferred first
+     */
     public static List<String> available() {
-        return PROVIDERS.values().stream().filter(Backends::safelyAvailable).map(BackendProvider::name).toList();
+        List<BackendProvider> found = new ArrayList<>(PROVIDERS.values());
+        found.removeIf(provider -> !safelyAvailable(provider));
+        found.sort(Comparator.comparingInt(Backends::safePriority).reversed());
+        return found.stream().map(BackendProvider::name).toList();
+    }
+
+    private static int safePriority(BackendProvider provider) {
+        try {
+            return provider.priority();
+        } catch (RuntimeException | LinkageError unavailable) {
+            return Integer.MIN_VALUE;
+        }
     }
 
     /** @return the backend that runs new tensors */

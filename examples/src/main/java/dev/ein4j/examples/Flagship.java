@@ -11,7 +11,8 @@ import dev.ein4j.tensor.Tensor;
  * Prints the plan of the patch rearrange, the loss as it falls, and the accuracy on held-out images.
  *
  * <p>Run: {@code java -jar examples/target/ein4j-examples.jar [steps]}; the backend is chosen by
- * {@code -Dein4j.backend=NAME} or {@code EIN4J_BACKEND} (default: the best available).
+ * {@code -Dein4j.backend=NAME} or {@code EIN4J_BACKEND} (default: {@code cpu}, so that no other
+ * backend's driver is loaded unless named).
  */
 public final class Flagship {
 
@@ -22,6 +23,8 @@ public final class Flagship {
     public static void main(String[] args) {
         int steps = args.length > 0 ? Integer.parseInt(args[0]) : 150;
         System.out.println("ein4j flagship: a one-block attention classifier written as patterns");
+        String named = System.getProperty("ein4j.backend", System.getenv("EIN4J_BACKEND"));
+        Backends.use(named == null || named.isBlank() ? "cpu" : named.trim());
         System.out.println("backend: " + Backends.current().name());
         System.out.println();
         System.out.println(Ein.explainRearrange("b c (h p1) (w p2) -> b (h w) (p1 p2 c)",

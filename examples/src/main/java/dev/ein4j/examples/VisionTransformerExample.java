@@ -20,17 +20,19 @@ public final class VisionTransformerExample {
     public static void main(String[] args) {
         int epochs = 3;
         String data = FashionData.EMBEDDED;
+        String backend = "cpu";
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--epochs" -> epochs = Integer.parseInt(args[i + 1]);
                 case "--data" -> data = args[i + 1];
-                case "--backend" -> Backends.use(args[i + 1]);
+                case "--backend" -> backend = args[i + 1];
                 default -> {
                     System.err.println("unknown option " + args[i] + "; usage: vit [--epochs N] [--data DIR|embedded] [--backend NAME]");
                     System.exit(2);
                 }
             }
         }
+        Backends.use(backend);
         FashionData dataset = FashionData.load(data);
         Tensor.manualSeed(3);
         VisionTransformer model = new VisionTransformer(64, 4, 2, new Generator(3));

@@ -17,6 +17,8 @@ import java.util.List;
  *      [--epochs N] [--data DIR|embedded] [--plot FILE.png] [--backend NAME] [--batch N] [--seed N]
  * </pre>
  *
+ * Backend: {@code cpu} unless {@code --backend} names another ({@code opencl} for a GPU, {@code reference}
+ * for the interpreter); other backends' drivers are never loaded.
  * Data: {@code --data DIR} (the four IDX files), else Debian's {@value FashionData#DEBIAN_DIRECTORY}
  * when installed, else the subset embedded in the jar ({@code --data embedded} forces it).
  * Training: Adam (learning rate 2e-3), batches of 128, a fixed seed for weights, shuffling and
@@ -34,7 +36,7 @@ public final class FashionMnist {
             int epochs = 5;
             String data = null;
             Path plot = null;
-            String backend = null;
+            String backend = "cpu";
             int batch = 128;
             long seed = 7;
             double learningRate = 2e-3;
@@ -103,9 +105,7 @@ public final class FashionMnist {
      * @return the test accuracy after each epoch
      */
     static List<Double> run(Options options) {
-        if (options.backend() != null) {
-            Backends.use(options.backend());
-        }
+        Backends.use(options.backend());
         FashionData data = FashionData.load(options.data());
         Tensor.manualSeed(options.seed());
         FashionCnn model = new FashionCnn(32, 64, 128, new Generator(options.seed()));

@@ -1,0 +1,294 @@
+package dev.ein4j.opencl;
+
+import dev.ein4j.backend.Backend;
+import dev.ein4j.backend.BackendCapabilities;
+import dev.ein4j.backend.DeviceBuffer;
+import dev.ein4j.error.EinopsException;
+import dev.ein4j.ir.DType;
+import dev.ein4j.kernel.HostData;
+import dev.ein4j.kernel.Instruction;
+import dev.ein4j.kernel.Kernel;
+import dev.ein4j.opencl.codegen.DeviceLimits;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jocl.CLException;
+
+/**
+ * The OpenCL backend: buffers are {@code cl_mem} objects on one device, and every kernel is
+ * compiled to OpenCL C ({@link dev.ein4j.opencl.codegen.KernelPlanner}). Submissions are
+ * asynchronous on one in-order queue; reads are the synchronisation points. Types: float32, int32,
+ * bool (bytes 0/1), and float64 where the device has cl_khr_fp64.
+ *
+ * <p>Compiled code is cached in two tiers: a kernel's first runs use parameterised code (lengths,
+ * strides and constants read from a small table), one program per kernel <em>structure</em>, so
+ * kernels differing only in shapes share it; from run number {@value #DEFAULT_SPECIALIZE_AFTER} of
+ * a kernel on (the system property {@value #SPECIALIZE_PROPERTY}; 1 bakes from the first run, 0
+ * never) it gets a program of its own with every number baked in. A kernel the generator declines runs on the
+ * {@link dev.ein4j.kernel.KernelInterpreter} over copies of its buffers ({@link #interpretedRuns()}
+ * counts these; none is known to). The backend lives as long as the JVM when made by
+ * {@link dev.ein4j.backend.Backends}; {@link #close()} releases its device resources when it was
+ * made by hand.
+ */
+public final class OpenClBackend implements Backend, AutoCloseable {
+
+    /** The name of this backend. */
+    public static final String NAME = "opencl";
+
+    /** The system property giving the run from which a kernel gets code with its numbers baked in. */
+    public static final String SPECIALIZE_PROPERTY = "ein4j.opencl.specializeAfter";
+    /** Its default: a kernel's third run, so that one-off kernels share parameterised programs. */
+    public static final int DEFAULT_SPECIALIZE_AFTER = 3;
+
+    private final DeviceQueue queue;
+    private final BackendCapabilities capabilities;
+    private final ProgramBuilder builder;
+    private final KernelRunner runner;
+    private final AtomicLong compiledRuns = new AtomicLong();
+    private final AtomicLong interpretedRuns = new AtomicLong();
+
+    /**
+     * @param device the device to run on
+     */
+    OpenClBackend(DeviceInfo device) {
+        this(device, Integer.getInteger(SPECIALIZE_PROPERTY, DEFAULT_SPECIALIZE_AFTER));
+    }
+
+    /**
+     * @param device the device to run on
+     * @param specializeAfter the run from which a kernel gets baked code (1: from the first; 0: never)
+     */
+    OpenClBackend(DeviceInfo device, int specializeAfter) {
+        this.queue = DeviceQueue.open(device);
+        Set<DType> types = EnumSet.of(DType.FLOAT32, DType.INT32, DType.BOOL);
+        if (device.fp64()) {
+            types.add(DType.FLOAT64);
+        }
+        // one limit for every type: the widest element decides, and host arrays must hold the buffer
+        long widest = device.fp64() ? 8 : 4;
+        long elements = Math.min(BackendCapabilities.HEAP_ARRAY_LIMIT, device.maxAllocation() / widest);
+        this.capabilities = new BackendCapabilities(types, elements, true);
+        this.builder = new ProgramBuilder(queue);
+        this.runner = new KernelRunner(queue, builder, new DeviceLimits(device.fp64(), device.fma(), device.maxWorkGroupSize(),
+                device.localMemory(), device.computeUnits()), specializeAfter);
+        System.err.println("ein4j: opencl backend on " + device.describe());
+    }
+
+    /**
+     * Opens the backend on the device chosen by {@link DeviceSelector} (the {@code ein4j.opencl.device}
+     * property or {@code EIN4J_OPENCL_DEVICE}, else a GPU first).
+     *
+     * @return a new backend
+     * @throws EinopsException if no device is usable
+     */
+    public static OpenClBackend open() {
+        DeviceSelector.Selection selection = DeviceSelector.select();
+        if (selection.device() == null) {
+            throw new EinopsException("opencl backend: " + selection.problem());
+        }
+        return new OpenClBackend(selection.device());
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /** @return the device this backend runs on, in words */
+    public String device() {
+        return queue.device().describe();
+    }
+
+    /** @return whether the device is a GPU or an accelerator (rather than a CPU such as PoCL's) */
+    public boolean isGpu() {
+        return queue.device().isGpuOrAccelerator();
+    }
+
+    @Override
+    public BackendCapabilities capabilities() {
+        return capabilities;
+    }
+
+    @Override
+    public DeviceBuffer allocate(DType dtype, long size) {
+        requireType(dtype);
+        if (size < 0 || size > capabilities.maxBufferElements()) {
+            throw new EinopsException("opencl backend: cannot allocate " + size + " " + dtype.numpyName() + " elements on "
+                    + queue.device().deviceName() + " (at most " + capabilities.maxBufferElements() + ")");
+        }
+        try {
+            return OpenClBuffer.allocate(queue.context(), dtype, size);
+        } catch (CLException failure) {
+            throw ClErrors.translate(failure, "allocate");
+        }
+    }
+
+    @Override
+    public void write(DeviceBuffer target, HostData data) {
+        OpenClBuffer buffer = own(target);
+        if (data.length() != buffer.size()) {
+            throw new EinopsException("opencl backend: writing " + data.length() + " elements into a buffer of " + buffer.size());
+        }
+        try {
+            queue.write(buffer, HostArrays.convert(data, buffer.dtype()));
+        } catch (CLException failure) {
+            throw ClErrors.translate(failure, "write");
+        }
+    }
+
+    @Override
+    public HostData read(DeviceBuffer source) {
+        try {
+            return queue.read(own(source));
+        } catch (CLException failure) {
+            throw ClErrors.translate(failure, "read");
+        }
+    }
+
+    @Override
+    public void execute(Kernel kernel, DeviceBuffer output, List<DeviceBuffer> inputs) {
+        OpenClBuffer out = own(output);
+        List<OpenClBuffer> in = new ArrayList<>(inputs.size());
+        for (DeviceBuffer input : inputs) {
+            in.add(own(input));
+        }
+        for (Instruction instruction : kernel.instructions()) {
+            requireType(instruction.dtype());
+        }
+        checkBuffers(kernel, out, in);
+        if (out.size() == 0) {
+            return;
+        }
+        try {
+            if (runner.launch(kernel, out, in)) {
+                compiledRuns.incrementAndGet();
+                queue.flush();
+            } else {
+                interpretedRuns.incrementAndGet();
+                InterpreterFallback.run(queue, kernel, out, in);
+            }
+        } catch (CLException failure) {
+            throw ClErrors.translate(failure, "execute");
+        }
+    }
+
+    @Override
+    public boolean requiresRelease() {
+        return true;
+    }
+
+    @Override
+    public void release(DeviceBuffer buffer) {
+        own(buffer).close();
+    }
+
+    @Override
+    public void synchronize() {
+        queue.finish();
+    }
+
+    /** @return kernel launches that ran compiled code */
+    public long compiledRuns() {
+        return compiledRuns.get();
+    }
+
+    /** @return kernel launches that ran on the interpreter */
+    public long interpretedRuns() {
+        return interpretedRuns.get();
+    }
+
+    /** @return the kernels the generator declined, each with the reason (empty when every kernel compiled) */
+    public List<String> interpretedKernels() {
+        queue.lock().lock();
+        try {
+            return runner.interpreted();
+        } finally {
+            queue.lock().unlock();
+        }
+    }
+
+    /** @return asynchronous writes whose host copy is still held (none after a read or synchronize) */
+    int pendingWrites() {
+        return queue.pendingWrites();
+    }
+
+    /** @return the number of compiled programs held (shared by kernels of one structure) */
+    public int cachedPrograms() {
+        queue.lock().lock();
+        try {
+            return runner.programCount();
+        } finally {
+            queue.lock().unlock();
+        }
+    }
+
+    /** @return the number of distinct kernels seen and remembered */
+    public int knownKernels() {
+        queue.lock().lock();
+        try {
+            return runner.kernelCount();
+        } finally {
+            queue.lock().unlock();
+        }
+    }
+
+    /**
+     * Compiles a complete OpenCL C program on this backend's device (a diagnostic: the generated
+     * programs go through the same builder).
+     *
+     * @param source the program
+     * @param kernelName a kernel function in it
+     * @throws EinopsException with the build log and the source if it does not compile
+     */
+    public void compile(String source, String kernelName) {
+        builder.build(source, kernelName).close();
+    }
+
+    /**
+     * Waits for the device, then releases the compiled programs, the queue and the context. Buffers
+     * still held stay valid until released.
+     */
+    @Override
+    public void close() {
+        queue.lock().lock();
+        try {
+            runner.close();
+        } finally {
+            queue.lock().unlock();
+        }
+        queue.close();
+    }
+
+    /** The generated code trusts the buffers' types and sizes; a mismatch is caught here, not as a device fault. */
+    private static void checkBuffers(Kernel kernel, OpenClBuffer out, List<OpenClBuffer> in) {
+        if (out.dtype() != kernel.outputType() || out.size() != kernel.outputSize()) {
+            throw new EinopsException("opencl backend: a kernel writing " + kernel.outputType().numpyName() + "["
+                    + kernel.outputSize() + "] was given the output " + out);
+        }
+        if (in.size() != kernel.inputCount()) {
+            throw new EinopsException("opencl backend: a kernel of " + kernel.inputCount() + " inputs was given " + in.size());
+        }
+        for (int slot = 0; slot < in.size(); slot++) {
+            if (in.get(slot).dtype() != kernel.inputType(slot)) {
+                throw new EinopsException("opencl backend: input " + slot + " should be " + kernel.inputType(slot).numpyName()
+                        + ", not " + in.get(slot));
+            }
+        }
+    }
+
+    private void requireType(DType dtype) {
+        if (!capabilities.supports(dtype)) {
+            throw new EinopsException("opencl backend: device " + queue.device().deviceName() + " does not support "
+                    + dtype.numpyName() + " (no cl_khr_fp64)");
+        }
+    }
+
+    private static OpenClBuffer own(DeviceBuffer buffer) {
+        if (buffer instanceof OpenClBuffer opencl) {
+            return opencl;
+        }
+        throw new EinopsException("opencl backend was handed a buffer of another backend: " + buffer);
+    }
+}

@@ -1,0 +1,129 @@
+package dev.ein4j.opencl.codegen;
+
+import dev.ein4j.ir.DType;
+import dev.ein4j.ir.Op;
+import dev.ein4j.ir.View;
+import dev.ein4j.kernel.Instruction;
+import dev.ein4j.kernel.Kernel;
+import java.util.Arrays;
+
+/**
+ * Writes the statements of one segment of a kernel for one element of its iteration space: each
+ * instruction becomes {@code T vN = ...;}, in program order, with loads and generators reading
+ * through their views at the element's multi-index (given as index expressions, one per axis).
+ */
+final class SegmentEmitter {
+
+    private final Kernel kernel;
+    private final OpEmitter ops;
+    private final Constants constants;
+
+    /**
+     * @param kernel the kernel
+     * @param fp64 whether the device has double
+     * @param constants where view numbers, pad values and constants go
+     */
+    SegmentEmitter(Kernel kernel, boolean fp64, Constants constants) {
+        this.kernel = kernel;
+        this.ops = new OpEmitter(fp64);
+        this.constants = constants;
+    }
+
+    /**
+     * @param index an instruction
+     * @return the variable holding its value
+     */
+    static String variable(int index) {
+        return "v" + index;
+    }
+
+    /**
+     * @param instruction an instruction
+     * @return the C type of its values
+     */
+    static CType typeOf(Instruction instruction) {
+        return CType.of(instruction.dtype());
+    }
+
+    /**
+     * Checks that every instruction of a segment runs over the segment's shape (the reduction, read
+     * by flat index, aside), which the generated code assumes.
+     *
+     * @param members the segment's instructions
+     * @param shape the segment's iteration shape
+     * @throws UnsupportedKernelException otherwise
+     */
+    void requireShape(int[] members, int[] shape) {
+        for (int i : members) {
+            if (i != kernel.reductionIndex() && !Arrays.equals(kernel.instruction(i).shape(), shape)) {
+                throw new UnsupportedKernelException("instruction %" + i + " has shape "
+                        + Arrays.toString(kernel.instruction(i).shape()) + ", not its segment's " + Arrays.toString(shape));
+            }
+        }
+    }
+
+    /**
+     * @param out where to write
+     * @param members the instructions to evaluate, ascending
+     * @param axes index expressions of the element, one per axis of the segment's shape
+     * @param reductionValue the variable holding the reduction's (rounded) value for this element, or null
+     */
+    void emit(SourceWriter out, int[] members, String[] axes, String reductionValue) {
+        for (int i : members) {
+            Instruction instruction = kernel.instruction(i);
+            CType type = typeOf(instruction);
+            String value;
+            if (i == kernel.reductionIndex()) {
+                value = reductionValue;
+            } else if (instruction.isLoad() || instruction.op().group() == Op.Group.CREATION) {
+                value = read(instruction, axes);
+            } else {
+                String[] sources = new String[instruction.sourceCount()];
+                CType[] types = new CType[sources.length];
+                for (int s = 0; s < sources.length; s++) {
+                    sources[s] = variable(instruction.source(s));
+                    types[s] = typeOf(kernel.instruction(instruction.source(s)));
+                }
+                value = ops.apply(instruction.op(), type, sources, types);
+            }
+            out.line("const " + type.cName() + " " + variable(i) + " = " + value + ";");
+        }
+    }
+
+    /** A load or generator: the (virtual) buffer at the view's position, or the pad value outside the mask. */
+    private String read(Instruction instruction, String[] axes) {
+        View view = instruction.view();
+        if (view.rank() != axes.length) {
+            throw new UnsupportedKernelException("a view of rank " + view.rank() + " in a space of rank " + axes.length);
+        }
+        CType type = typeOf(instruction);
+        String mask = Indexing.maskCondition(view, axes, constants);
+        if (mask.equals("0")) {
+            return CExpressions.literal(type, instruction.dtype().round(view.padValue()));
+        }
+        String position = Indexing.position(view, axes, constants);
+        String value = switch (instruction.op()) {
+            case INPUT -> "in" + instruction.input() + "[" + position + "]";
+            case CONST -> constants.typed(type, instruction.dtype().round(instruction.constant()));
+            case IOTA -> CExpressions.convert("(long)" + position, CType.LONG, type);
+            case RAND -> random(instruction, position);
+            default -> throw new UnsupportedKernelException(instruction.op() + " does not read");
+        };
+        if (mask.equals("1")) {
+            return value;
+        }
+        String pad = constants.typed(type, instruction.dtype().round(view.padValue()));
+        return "(" + mask + " ? " + value + " : " + pad + ")";
+    }
+
+    /** RAND: CounterRandom's bits of (seed, position); the top 24 bits for float32, 53 for float64. */
+    private String random(Instruction instruction, String position) {
+        String bits = "ein_random_bits(" + constants.bits(Preamble.mixedSeed(instruction.seed())) + ", (long)"
+                + position + ")";
+        if (instruction.dtype() == DType.FLOAT64) {
+            return "((double)(" + bits + " >> 11) * 0x1.0p-53)";
+        }
+        String single = "((float)(" + bits + " >> 40) * 0x1.0p-24f)";
+        return CExpressions.convert(single, CType.FLOAT, typeOf(instruction));
+    }
+}

@@ -1,0 +1,47 @@
+package dev.ein4j.opencl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ein4j.backend.Backends;
+import dev.ein4j.reference.ReferenceBackend;
+import dev.ein4j.tensor.Tensor;
+import dev.ein4j.testing.RandomGraphs;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The OpenCL backend against the reference interpreter on random programs: every kernel shape,
+ * every type, strided, broadcast, flipped and padded views. Integer and bool results must match
+ * exactly, floats loosely ({@link OpenCl#compare}). Every kernel must compile: none may fall back
+ * to the interpreter. {@code -Dopencl.fuzz.graphs=N} runs N programs instead of 400 (the build's
+ * second run, with every kernel baked, runs fewer).
+ */
+class CrossBackendFuzzTest {
+
+    @AfterEach
+    void restore() {
+        Backends.use(ReferenceBackend.NAME);
+    }
+
+    @Test
+    void randomProgramsAgreeWithTheReference() {
+        OpenClBackend opencl = OpenCl.backend();
+        long interpretedBefore = opencl.interpretedRuns();
+        int graphs = Integer.getInteger("opencl.fuzz.graphs", 400);
+        for (int graph = 0; graph < graphs; graph++) {
+            long seed = 31_000 + graph;
+            Backends.use(ReferenceBackend.NAME);
+            List<Tensor> expected = RandomGraphs.build(seed);
+            Tensor.realizeAll(expected.toArray(Tensor[]::new));
+            Backends.use(OpenClBackend.NAME);
+            List<Tensor> actual = RandomGraphs.build(seed);
+            Tensor.realizeAll(actual.toArray(Tensor[]::new));
+            for (int t = 0; t < expected.size(); t++) {
+                OpenCl.compare("graph " + graph + " target " + t + "\n" + actual.get(t).explain(), expected.get(t), actual.get(t));
+            }
+        }
+        assertThat(opencl.interpretedRuns() - interpretedBefore).as("kernels run on the interpreter: %s",
+                opencl.interpretedKernels()).isZero();
+    }
+}

@@ -1,0 +1,95 @@
+package dev.ein4j.opencl.codegen;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ein4j.ir.DType;
+import dev.ein4j.ir.Op;
+import dev.ein4j.ir.View;
+import dev.ein4j.kernel.ContractSpec;
+import dev.ein4j.kernel.Instruction;
+import dev.ein4j.kernel.Kernel;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Code generation without a device: which schedule is chosen, and what parameterised code shares. */
+class KernelPlannerTest {
+
+    private static final DeviceLimits GPU = new DeviceLimits(true, true, 1024, 48 * 1024, 132);
+
+    private static Kernel scaledCopy(int[] shape, View view, double scale) {
+        return new Kernel(List.of(DType.FLOAT32), List.of(
+                Instruction.load(0, DType.FLOAT32, view),
+                Instruction.generate(Op.CONST, DType.FLOAT32, View.broadcastScalar(shape), scale),
+                Instruction.apply(Op.MUL, DType.FLOAT32, shape, 0, 1)));
+    }
+
+    @Test
+    void kernelsDifferingOnlyInNumbersShareParameterisedCode() {
+        Kernel small = scaledCopy(new int[] {3, 4}, View.contiguous(new int[] {4, 3}).permute(new int[] {1, 0}), 0.5);
+        Kernel large = scaledCopy(new int[] {300, 7}, View.contiguous(new int[] {300, 9}).shrink(new int[] {0, 1}, new int[] {300, 8}), 2.0);
+        KernelPlan a = KernelPlanner.plan(small, GPU, false);
+        KernelPlan b = KernelPlanner.plan(large, GPU, false);
+        assertThat(a.steps().get(0).source()).isEqualTo(b.steps().get(0).source());
+        assertThat(a.steps().get(0).parameters()).isNotEqualTo(b.steps().get(0).parameters());
+        String baked = KernelPlanner.plan(small, GPU, true).steps().get(0).source();
+        assertThat(baked).isNotEqualTo(KernelPlanner.plan(large, GPU, true).steps().get(0).source());
+        assertThat(baked).doesNotContain("p[");
+        assertThat(KernelPlanner.plan(small, GPU, true).steps().get(0).parameters()).isEmpty();
+    }
+
+    @Test
+    void reductionsPickTheirScheduleBySizes() {
+        assertThat(reduce(new int[] {100_000, 8}, 1).steps()).singleElement()
+                .satisfies(step -> assertThat(step.what()).contains("one work item"));
+        assertThat(reduce(new int[] {400, 5000}, 1).steps()).singleElement()
+                .satisfies(step -> assertThat(step.what()).contains("one work group of 256"));
+        assertThat(reduce(new int[] {8, 100_000}, 1).steps()).as("8 outputs do not occupy 132 compute units").hasSize(2);
+        KernelPlan columns = reduce(new int[] {8192, 8192}, 0);
+        assertThat(columns.steps()).as("column sums: items on neighbouring columns, each a slice of rows").hasSize(2);
+        assertThat(columns.steps().get(0).what()).contains("pass 1: one work item");
+        KernelPlan total = reduce(new int[] {1 << 22}, 0);
+        assertThat(total.steps()).hasSize(2);
+        assertThat(total.temporaries()).singleElement().satisfies(t -> assertThat(t.size()).isGreaterThan(1));
+        assertThat(total.steps().get(0).what()).contains("pass 1");
+        assertThat(total.steps().get(1).temporaryInputs()).containsExactly(0);
+    }
+
+    private static KernelPlan reduce(int[] shape, int axis) {
+        int[] reduced = shape.clone();
+        reduced[axis] = 1;
+        Kernel kernel = new Kernel(List.of(DType.FLOAT32), List.of(
+                Instruction.load(0, DType.FLOAT32, View.contiguous(shape)),
+                Instruction.reduce(Op.SUM, DType.FLOAT32, reduced, new int[] {axis}, 0)));
+        return KernelPlanner.plan(kernel, GPU, true);
+    }
+
+    @Test
+    void floatMatrixProductsUseTheTiledGemmAndThinOrIntegerOnesTheGeneralKernel() {
+        assertThat(matmul(128, 96, 200, DType.FLOAT32).steps()).singleElement()
+                .satisfies(step -> assertThat(step.what()).contains("tiled gemm"));
+        assertThat(matmul(128, 4, 200, DType.FLOAT32).steps())
+                .allSatisfy(step -> assertThat(step.what()).startsWith("contract (").doesNotContain("tiled"));
+        assertThat(matmul(128, 96, 200, DType.INT32).steps().get(0).source()).contains("long acc");
+    }
+
+    private static KernelPlan matmul(int m, int n, int k, DType dtype) {
+        View left = View.contiguous(new int[] {m, k}).reshape(new int[] {m, 1, k});
+        View right = View.contiguous(new int[] {k, n}).permute(new int[] {1, 0}).reshape(new int[] {1, n, k});
+        ContractSpec spec = ContractSpec.of(new int[] {m, n, k}, new int[] {m, 1, k}, new int[] {1, n, k}, new int[] {2},
+                left, right, dtype);
+        Kernel kernel = new Kernel(List.of(dtype, dtype), List.of(
+                Instruction.load(0, dtype, left),
+                Instruction.load(1, dtype, right),
+                Instruction.contract(dtype, new int[] {m, n}, spec, 0, 1)));
+        return KernelPlanner.plan(kernel, GPU, true);
+    }
+
+    @Test
+    void floatsAreWrittenExactly() {
+        assertThat(CExpressions.literal(CType.FLOAT, 0.1f)).isEqualTo("(" + Float.toHexString(0.1f) + "f)");
+        assertThat(CExpressions.literal(CType.DOUBLE, Double.NEGATIVE_INFINITY)).contains("INFINITY");
+        assertThat(CExpressions.literal(CType.INT, Integer.MIN_VALUE)).isEqualTo("(-2147483647-1)");
+        assertThat(CExpressions.convert("x", CType.FLOAT, CType.INT)).isEqualTo("ein_f2i(x)");
+        assertThat(CExpressions.convert("x", CType.DOUBLE, CType.UCHAR)).isEqualTo("(uchar)((x) != 0)");
+    }
+}
