@@ -3,13 +3,28 @@ package dev.ein4j.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ein4j.ir.DType;
+import dev.ein4j.nn.Activation;
+import dev.ein4j.nn.BatchNorm2d;
+import dev.ein4j.nn.Conv2d;
+import dev.ein4j.nn.ConvolutionOptions;
+import dev.ein4j.nn.Functional;
+import dev.ein4j.nn.Linear;
+import dev.ein4j.nn.MaxPool2d;
+import dev.ein4j.nn.Rearrange;
+import dev.ein4j.nn.Sequential;
+import dev.ein4j.nn.io.SafeTensors;
+import dev.ein4j.nn.optim.AdamW;
+import dev.ein4j.nn.optim.Optimizer;
 import dev.ein4j.pattern.Operation;
 import dev.ein4j.pattern.PatternParser;
 import dev.ein4j.tensor.Axes;
 import dev.ein4j.tensor.Ein;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
+import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ExamplesTest {
 
@@ -40,10 +55,44 @@ class ExamplesTest {
         Tensor q = Tensor.randn(new Generator(1), 2, 4, 5, 8);
         Tensor k = Tensor.randn(new Generator(2), 2, 4, 6, 8);
         assertThat(Ein.einsum("b h i d, b h j d -> b h i j", q, k).shape()).containsExactly(2, 4, 5, 6);
+        Tensor kernels = Tensor.randn(new Generator(3), 16, 3, 3, 3);
+        Tensor conv = Ein.einsum("b c (h + kh) (w + kw), o c kh kw -> b o h w", images, kernels);
+        assertThat(conv.shape()).containsExactly(8, 16, 30, 30);
         Tensor w = Tensor.randn(new Generator(1), DType.FLOAT64, 48, 10).requireGrad();
         Tensor loss = Ein.einsum("b t p, p k -> b k", patches.cast(DType.FLOAT64), w).tanh().sum();
         loss.backward();
         assertThat(w.grad().shape()).containsExactly(48, 10);
+    }
+
+    /** The README's "Layers, training, weights" snippet, with a small batch. */
+    @Test
+    void readmeLayersSnippetTrainsAndRoundTripsItsWeights(@TempDir Path directory) {
+        Tensor.manualSeed(11);
+        Sequential model = new Sequential(
+                new Conv2d(1, 32, 3, ConvolutionOptions.defaults().padding(1)), new BatchNorm2d(32), Activation.relu(),
+                new MaxPool2d(2),
+                new Rearrange("b c h w -> b (c h w)"),
+                new Linear(32 * 14 * 14, 10));
+        Tensor images = Tensor.randn(new Generator(4), 8, 1, 28, 28);
+        Tensor labels = Tensor.of(new int[] {0, 1, 2, 3, 4, 5, 6, 7});
+        Optimizer optimizer = new AdamW(model.parameters(), 1e-3);
+        double first = Double.NaN;
+        double last = Double.NaN;
+        for (int step = 0; step < 6; step++) {
+            optimizer.zeroGrad();
+            Tensor loss = Functional.crossEntropy(model.forward(images), labels);
+            loss.backward();
+            optimizer.step();
+            last = loss.item();
+            first = step == 0 ? last : first;
+        }
+        assertThat(last).isLessThan(first);
+        Path file = directory.resolve("model.safetensors");
+        SafeTensors.write(file, model.stateDict());
+        Map<String, Tensor> read = SafeTensors.read(file);
+        assertThat(read.keySet()).contains("0.weight", "1.running_mean", "5.bias");
+        model.loadStateDict(read);
+        assertThat(model.stateDict().get("5.weight").toFloatArray()).containsExactly(read.get("5.weight").toFloatArray());
     }
 
     @Test

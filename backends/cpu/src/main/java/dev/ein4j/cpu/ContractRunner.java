@@ -50,12 +50,17 @@ final class ContractRunner {
                     kernel.rightOperand() != null ? kernel.rightOperand().view() : View.contiguous(spec.rightShape()));
             boolean epilogue = kernel.hasEpilogue();
             HostData product = epilogue ? borrow(contract.dtype(), (int) Shapes.size(spec.outputShape()), borrowed) : output;
+            // rows (columns) along which the only operand that has them is broadcast are all equal:
+            // compute one of them, then copy it (a constant seed's gradient would otherwise repeat the
+            // whole product along such an axis)
+            int[] mLengths = epilogue ? layout.m() : withoutBroadcast(layout.m(), layout.leftMStrides());
+            int[] nLengths = epilogue ? layout.n() : withoutBroadcast(layout.n(), layout.rightNStrides());
             Operand a = new Operand(layout.leftOffset(), ContractSpec.offsets(layout.batch(), layout.leftBatchStrides()),
-                    ContractSpec.offsets(layout.m(), layout.leftMStrides()), ContractSpec.offsets(layout.k(), layout.leftKStrides()));
+                    ContractSpec.offsets(mLengths, layout.leftMStrides()), ContractSpec.offsets(layout.k(), layout.leftKStrides()));
             Operand b = new Operand(layout.rightOffset(), ContractSpec.offsets(layout.batch(), layout.rightBatchStrides()),
-                    ContractSpec.offsets(layout.k(), layout.rightKStrides()), ContractSpec.offsets(layout.n(), layout.rightNStrides()));
-            long[] outRows = ContractSpec.offsets(layout.m(), layout.outMStrides());
-            long[] outColumns = ContractSpec.offsets(layout.n(), layout.outNStrides());
+                    ContractSpec.offsets(layout.k(), layout.rightKStrides()), ContractSpec.offsets(nLengths, layout.rightNStrides()));
+            long[] outRows = ContractSpec.offsets(mLengths, layout.outMStrides());
+            long[] outColumns = ContractSpec.offsets(nLengths, layout.outNStrides());
             long[] outBatch = ContractSpec.offsets(layout.batch(), layout.outBatchStrides());
             Operand c = new Operand(0, outBatch, outRows, outColumns);
             int batches = outBatch.length;
@@ -81,9 +86,54 @@ final class ContractRunner {
             if (epilogue && !blockwise) {
                 finish.run(0, output.length());
             }
+            if (mLengths != layout.m() || nLengths != layout.n()) {
+                copyAlongBroadcast(layout, outBatch, productArray);
+            }
         } finally {
             borrowed.forEach(pool::give);
         }
+    }
+
+    /**
+     * @return {@code lengths} with 1 for every dimension whose operand stride is 0, or
+     *     {@code lengths} itself when there is none
+     */
+    private static int[] withoutBroadcast(int[] lengths, long[] operandStrides) {
+        int[] narrow = lengths.clone();
+        boolean found = false;
+        for (int d = 0; d < narrow.length; d++) {
+            if (operandStrides[d] == 0 && narrow[d] > 1) {
+                narrow[d] = 1;
+                found = true;
+            }
+        }
+        return found ? narrow : lengths;
+    }
+
+    /** Fills every output element from the computed one at index 0 of the broadcast dimensions. */
+    private static void copyAlongBroadcast(ContractSpec layout, long[] outBatch, Object output) {
+        long[] rows = ContractSpec.offsets(layout.m(), layout.outMStrides());
+        long[] rowSources = ContractSpec.offsets(layout.m(), zeroWhereBroadcast(layout.outMStrides(), layout.leftMStrides()));
+        long[] columns = ContractSpec.offsets(layout.n(), layout.outNStrides());
+        long[] columnSources = ContractSpec.offsets(layout.n(), zeroWhereBroadcast(layout.outNStrides(), layout.rightNStrides()));
+        for (long batch : outBatch) {
+            for (int i = 0; i < rows.length; i++) {
+                for (int j = 0; j < columns.length; j++) {
+                    // one element of either array type; the sources (index 0 of every broadcast
+                    // dimension) are never targets of another element, so the order does not matter
+                    System.arraycopy(output, (int) (batch + rowSources[i] + columnSources[j]), output,
+                            (int) (batch + rows[i] + columns[j]), 1);
+                }
+            }
+        }
+    }
+
+    private static long[] zeroWhereBroadcast(long[] outStrides, long[] operandStrides) {
+        long[] strides = outStrides.clone();
+        for (int d = 0; d < strides.length; d++) {
+            strides[d] = operandStrides[d] == 0 ? 0 : strides[d];
+        }
+        return strides;
     }
 
     /** An operand in place, or its prologue evaluated into a pooled compact array. */

@@ -155,6 +155,45 @@ class CpuBackendTest {
                 Ein.einsum("b h i d, b h j d -> b h i j", q2.cast(DType.FLOAT64), k2));
     }
 
+    /**
+     * An operand read through a broadcast view along an output axis (the gradient of a sum: a seed of
+     * ones): the product is computed once along that axis and copied, and must equal the reference.
+     */
+    @Test
+    void contractionsWithAnOperandBroadcastAlongAnOutputAxisAgreeWithTheReference() {
+        for (DType dtype : List.of(DType.FLOAT32, DType.FLOAT64)) {
+            Backends.use(ReferenceBackend.NAME);
+            List<Tensor> expected = broadcastContractions(dtype).stream().map(Tensor::realize).toList();
+            Backends.use(CpuBackend.NAME);
+            List<Tensor> actual = broadcastContractions(dtype);
+            for (int i = 0; i < expected.size(); i++) {
+                CrossBackendFuzzTest.compare("broadcast contraction " + i + " " + dtype, expected.get(i), actual.get(i));
+            }
+            // every row of "i j k, j k l -> i l" with the left operand constant along i is the same
+            double[] rows = actual.get(0).toDoubleArray();
+            for (int i = 1; i < 4; i++) {
+                assertThat(java.util.Arrays.copyOfRange(rows, i * 7, i * 7 + 7)).containsExactly(java.util.Arrays.copyOfRange(rows, 0, 7));
+            }
+        }
+    }
+
+    /** Contractions whose operands are realized scalars or rows read through broadcast views. */
+    private static List<Tensor> broadcastContractions(DType dtype) {
+        Tensor two = Tensor.of(new double[] {2}, dtype, 1);
+        Tensor row = Tensor.randn(new Generator(5), dtype, 1, 6).realize();
+        Tensor right = Tensor.randn(new Generator(6), dtype, 5, 6, 7);
+        Tensor left = Tensor.randn(new Generator(7), dtype, 4, 6);
+        Tensor batched = Tensor.randn(new Generator(8), dtype, 2, 5, 3);
+        Tensor bias = Tensor.randn(new Generator(9), dtype, 7);
+        return List.of(
+                Ein.einsum("i j k, j k l -> i l", two.reshape(1, 1, 1).expand(4, 5, 6), right),
+                Ein.einsum("i k, k l -> i l", left, two.reshape(1, 1).expand(6, 7)),
+                Ein.einsum("b i k, b k l -> b i l", two.reshape(1, 1, 1).expand(2, 4, 5), batched),
+                Ein.einsum("i j k, j k l -> l i", two.reshape(1, 1, 1).expand(4, 5, 6), right),
+                Ein.einsum("i j k, j k l -> i l", row.reshape(1, 1, 6).expand(4, 5, 6), right).add(bias).relu(),
+                Ein.einsum("i j k, j k l -> i l", row.reshape(1, 1, 6).expand(4, 5, 6), right));
+    }
+
     @Test
     void reductionsOfEveryLayoutAgreeWithTheReference() {
         int[][] shapes = {{4096}, {3, 5000}, {5000, 3}, {64, 64, 33}, {1, 1, 70000}};

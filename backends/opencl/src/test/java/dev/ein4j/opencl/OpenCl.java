@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ein4j.backend.Backends;
 import dev.ein4j.tensor.Tensor;
 import dev.ein4j.ir.DType;
+import dev.ein4j.reference.ReferenceBackend;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -31,6 +33,15 @@ final class OpenCl {
             assertThat(available).as("opencl.required=true, but: %s", selection.problem()).isTrue();
         }
         Assumptions.assumeTrue(available, () -> "no OpenCL platform: " + selection.problem());
+    }
+
+    /** Builds the same program on the reference and on OpenCL, and compares the results. */
+    static void agree(String what, Supplier<Tensor> program) {
+        assumeAvailable();
+        Backends.use(ReferenceBackend.NAME);
+        Tensor expected = program.get().realize();
+        Backends.use(OpenClBackend.NAME);
+        compare(what, expected, program.get());
     }
 
     /**

@@ -19,14 +19,6 @@ class ReductionTest {
         Backends.use(ReferenceBackend.NAME);
     }
 
-    private static void agree(String what, Supplier<Tensor> program) {
-        OpenCl.assumeAvailable();
-        Backends.use(ReferenceBackend.NAME);
-        Tensor expected = program.get().realize();
-        Backends.use(OpenClBackend.NAME);
-        OpenCl.compare(what, expected, program.get());
-    }
-
     @Test
     void reductionsOfEveryLayoutAgreeWithTheReference() {
         int[][] shapes = {{4096}, {3, 5000}, {5000, 3}, {64, 64, 33}, {1, 1, 70000}, {20000, 40}, {40, 20000}, {7, 1, 5}};
@@ -35,13 +27,13 @@ class ReductionTest {
                 int a = axis;
                 String name = Arrays.toString(shape) + " axis " + axis;
                 Supplier<Tensor> x = () -> Tensor.randn(new Generator(a * 100 + shape.length), DType.FLOAT32, shape);
-                agree("sum " + name, () -> x.get().sum(a));
-                agree("max " + name, () -> x.get().max(new int[] {a}, true));
-                agree("softmax " + name, () -> x.get().softmax(a));
-                agree("mean " + name, () -> x.get().mean(a));
+                OpenCl.agree("sum " + name, () -> x.get().sum(a));
+                OpenCl.agree("max " + name, () -> x.get().max(new int[] {a}, true));
+                OpenCl.agree("softmax " + name, () -> x.get().softmax(a));
+                OpenCl.agree("mean " + name, () -> x.get().mean(a));
             }
             Supplier<Tensor> x = () -> Tensor.randn(new Generator(shape.length), DType.FLOAT32, shape);
-            agree("sum of all " + Arrays.toString(shape), () -> x.get().sum());
+            OpenCl.agree("sum of all " + Arrays.toString(shape), () -> x.get().sum());
         }
     }
 
@@ -51,20 +43,20 @@ class ReductionTest {
         Supplier<Tensor> ints = () -> Tensor.randint(new Generator(11), -1000, 1000, shape);
         for (int axis = 0; axis < 2; axis++) {
             int a = axis;
-            agree("int32 sum " + axis, () -> ints.get().sum(a));
-            agree("int32 max " + axis, () -> ints.get().max(new int[] {a}, false));
-            agree("int32 prod (wrapping) " + axis, () -> ints.get().gt(0).cast(DType.INT32).add(1).prod(a));
-            agree("int32 prod " + axis, () -> ints.get().gt(990).cast(DType.INT32).add(1).prod(a));
-            agree("bool any " + axis, () -> ints.get().gt(900).cast(DType.INT32).sum(a).gt(0));
-            agree("float64 sum " + axis, () -> ints.get().cast(DType.FLOAT64).mul(0.001).sum(a));
-            agree("float64 prod " + axis, () -> ints.get().cast(DType.FLOAT64).mul(1e-3).add(1.0).prod(a));
+            OpenCl.agree("int32 sum " + axis, () -> ints.get().sum(a));
+            OpenCl.agree("int32 max " + axis, () -> ints.get().max(new int[] {a}, false));
+            OpenCl.agree("int32 prod (wrapping) " + axis, () -> ints.get().gt(0).cast(DType.INT32).add(1).prod(a));
+            OpenCl.agree("int32 prod " + axis, () -> ints.get().gt(990).cast(DType.INT32).add(1).prod(a));
+            OpenCl.agree("bool any " + axis, () -> ints.get().gt(900).cast(DType.INT32).sum(a).gt(0));
+            OpenCl.agree("float64 sum " + axis, () -> ints.get().cast(DType.FLOAT64).mul(0.001).sum(a));
+            OpenCl.agree("float64 prod " + axis, () -> ints.get().cast(DType.FLOAT64).mul(1e-3).add(1.0).prod(a));
         }
     }
 
     @Test
     void nanWinsMaxReductions() {
         for (int length : List.of(5, 5000)) {
-            agree("max with NaN " + length, () -> Tensor.where(Tensor.arange(length).eq(3),
+            OpenCl.agree("max with NaN " + length, () -> Tensor.where(Tensor.arange(length).eq(3),
                     Tensor.full(Double.NaN, DType.FLOAT32, length), Tensor.arange(DType.FLOAT32, length).mul(0.5))
                     .max(new int[] {0}, false));
         }

@@ -9,6 +9,8 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.XYStyler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /** A PNG of the training loss (per step, smoothed) and the test accuracy (per epoch), by XChart. */
@@ -37,9 +39,13 @@ final class TrainingPlot {
         XYSeries accuracy = chart.addSeries("test accuracy", epochNumbers, accuracies);
         accuracy.setYAxisGroup(1);
         chart.setYAxisGroupTitle(1, "test accuracy");
-        chart.getStyler().setYAxisGroupPosition(1, org.knowm.xchart.style.Styler.YAxisPosition.Right);
-        chart.getStyler().setXAxisDecimalPattern("0.#");
-        chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNE);
+        chart.getStyler().setYAxisGroupPosition(1, Styler.YAxisPosition.Right);
+        XYStyler styler = chart.getStyler();
+        styler.setXAxisDecimalPattern("0.#");
+        styler.setXAxisTickMarkSpacingHint(80); // a tick every 80 pixels or so, not one per step's label width
+        // below the plot, side by side: inside, the legend covered the loss curve's first epoch
+        styler.setLegendPosition(Styler.LegendPosition.OutsideS);
+        styler.setLegendLayout(Styler.LegendLayout.Horizontal);
         try {
             String name = file.toString();
             String base = name.toLowerCase(java.util.Locale.ROOT).endsWith(".png") ? name.substring(0, name.length() - 4) : name;
