@@ -53,8 +53,14 @@ final class ContractRunner {
             // rows (columns) along which the only operand that has them is broadcast are all equal:
             // compute one of them, then copy it (a constant seed's gradient would otherwise repeat the
             // whole product along such an axis)
-            int[] mLengths = epilogue ? layout.m() : withoutBroadcast(layout.m(), layout.leftMStrides());
-            int[] nLengths = epilogue ? layout.n() : withoutBroadcast(layout.n(), layout.rightNStrides());
+            int[] mLengths = layout.m();
+            int[] nLengths = layout.n();
+            boolean broadcast = !epilogue && (hasBroadcast(mLengths, layout.leftMStrides())
+                    || hasBroadcast(nLengths, layout.rightNStrides()));
+            if (broadcast) {
+                mLengths = withoutBroadcast(mLengths, layout.leftMStrides());
+                nLengths = withoutBroadcast(nLengths, layout.rightNStrides());
+            }
             Operand a = new Operand(layout.leftOffset(), ContractSpec.offsets(layout.batch(), layout.leftBatchStrides()),
                     ContractSpec.offsets(mLengths, layout.leftMStrides()), ContractSpec.offsets(layout.k(), layout.leftKStrides()));
             Operand b = new Operand(layout.rightOffset(), ContractSpec.offsets(layout.batch(), layout.rightBatchStrides()),
@@ -86,7 +92,7 @@ final class ContractRunner {
             if (epilogue && !blockwise) {
                 finish.run(0, output.length());
             }
-            if (mLengths != layout.m() || nLengths != layout.n()) {
+            if (broadcast) {
                 copyAlongBroadcast(layout, outBatch, productArray);
             }
         } finally {
@@ -94,20 +100,23 @@ final class ContractRunner {
         }
     }
 
-    /**
-     * @return {@code lengths} with 1 for every dimension whose operand stride is 0, or
-     *     {@code lengths} itself when there is none
-     */
-    private static int[] withoutBroadcast(int[] lengths, long[] operandStrides) {
-        int[] narrow = lengths.clone();
-        boolean found = false;
-        for (int d = 0; d < narrow.length; d++) {
-            if (operandStrides[d] == 0 && narrow[d] > 1) {
-                narrow[d] = 1;
-                found = true;
+    /** @return whether some dimension longer than 1 has operand stride 0 */
+    private static boolean hasBroadcast(int[] lengths, long[] operandStrides) {
+        for (int d = 0; d < lengths.length; d++) {
+            if (operandStrides[d] == 0 && lengths[d] > 1) {
+                return true;
             }
         }
-        return found ? narrow : lengths;
+        return false;
+    }
+
+    /** @return {@code lengths} with 1 for every dimension whose operand stride is 0 */
+    private static int[] withoutBroadcast(int[] lengths, long[] operandStrides) {
+        int[] narrow = lengths.clone();
+        for (int d = 0; d < narrow.length; d++) {
+            narrow[d] = operandStrides[d] == 0 ? 1 : narrow[d];
+        }
+        return narrow;
     }
 
     /** Fills every output element from the computed one at index 0 of the broadcast dimensions. */
