@@ -100,6 +100,10 @@ final class VectorTileOps implements TileOps {
             for (; i < bound; i += F.length()) {
                 one.div(FloatVector.fromArray(F, x, i)).intoArray(out, i);
             }
+        } else if (op == Op.EXP) {
+            for (; i < bound; i += F.length()) {
+                VectorExp.exp(FloatVector.fromArray(F, x, i)).intoArray(out, i);
+            }
         } else {
             for (; i < bound; i += F.length()) {
                 FloatVector.fromArray(F, x, i).lanewise(operator).intoArray(out, i);
