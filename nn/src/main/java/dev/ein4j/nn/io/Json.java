@@ -12,7 +12,7 @@ import java.util.Map;
  * past 64 bits is an error: the headers hold only lengths and offsets), true and false
  * {@link Boolean}s and null {@link #NULL}. Nesting deeper than {@value #MAX_DEPTH} is an error.
  */
-final class Json {
+final class Json extends HeaderScanner {
 
     /** The value of a JSON null. */
     static final Object NULL = new Object() {
@@ -24,14 +24,8 @@ final class Json {
 
     static final int MAX_DEPTH = 32;
 
-    private final String source;
-    private final String text;
-    private int pos;
-    private int depth;
-
     private Json(String source, String text) {
-        this.source = source;
-        this.text = text;
+        super(source, text, MAX_DEPTH, " \t\n\r");
     }
 
     /**
@@ -133,12 +127,6 @@ final class Json {
             } else {
                 throw error("expected ',' or ']' in an array");
             }
-        }
-    }
-
-    private void enter() {
-        if (++depth > MAX_DEPTH) {
-            throw error("nested deeper than " + MAX_DEPTH + " levels");
         }
     }
 
@@ -252,33 +240,9 @@ final class Json {
         return value;
     }
 
-    private void expect(char c) {
-        if (peek() != c) {
-            throw error("expected '" + c + "'");
-        }
-        pos++;
-    }
-
-    private char peek() {
-        return pos < text.length() ? text.charAt(pos) : '\0';
-    }
-
-    private void skipWhitespace() {
-        while (pos < text.length()) {
-            char c = text.charAt(pos);
-            if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-                return;
-            }
-            pos++;
-        }
-    }
-
-    private static String describe(char c) {
-        return c >= 0x20 && c < 0x7f ? "'" + c + "'" : String.format("U+%04X", (int) c);
-    }
-
-    private TensorFormatException error(String problem) {
-        return Limits.fail(source, "malformed JSON header: " + problem + " at character " + pos);
+    @Override
+    protected String message(String problem) {
+        return "malformed JSON header: " + problem + " at character " + pos;
     }
 
     /**

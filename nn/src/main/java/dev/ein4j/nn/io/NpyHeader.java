@@ -15,7 +15,7 @@ import java.util.Set;
  * sees in such headers (dicts, tuples, lists, quoted strings without escapes, integers, True, False,
  * None) and then requires exactly numpy's three keys with values of the right kinds.
  */
-final class NpyHeader {
+final class NpyHeader extends HeaderScanner {
 
     static final byte[] MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
 
@@ -45,14 +45,8 @@ final class NpyHeader {
         }
     };
 
-    private final String source;
-    private final String text;
-    private int pos;
-    private int depth;
-
     private NpyHeader(String source, String text) {
-        this.source = source;
-        this.text = text;
+        super(source, text, MAX_DEPTH, " \t\n\r\f");
     }
 
     /**
@@ -247,35 +241,9 @@ final class NpyHeader {
         return at < text.length() && (Character.isLetterOrDigit(text.charAt(at)) || text.charAt(at) == '_');
     }
 
-    private void enter() {
-        if (++depth > MAX_DEPTH) {
-            throw error("nested deeper than " + MAX_DEPTH + " levels");
-        }
-    }
-
-    private void expect(char c) {
-        if (peek() != c) {
-            throw error("expected '" + c + "'");
-        }
-        pos++;
-    }
-
-    private char peek() {
-        return pos < text.length() ? text.charAt(pos) : '\0';
-    }
-
-    private void skipWhitespace() {
-        while (pos < text.length() && " \t\n\r\f".indexOf(text.charAt(pos)) >= 0) {
-            pos++;
-        }
-    }
-
-    private TensorFormatException error(String problem) {
-        return Limits.fail(source, "malformed header: " + problem + " at character " + pos + " of " + show(text.strip()));
-    }
-
-    private static String describe(char c) {
-        return c >= 0x20 && c < 0x7f ? "'" + c + "'" : String.format("U+%04X", (int) c);
+    @Override
+    protected String message(String problem) {
+        return "malformed header: " + problem + " at character " + pos + " of " + show(text.strip());
     }
 
     private static String show(Object value) {
