@@ -12,6 +12,7 @@ import dev.ein4j.reference.ReferenceBackend;
 import dev.ein4j.tensor.Ein;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
+import dev.ein4j.testing.Agreement;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -134,9 +135,9 @@ class CpuBackendTest {
                 Tensor a2 = Tensor.randn(new Generator(s[0] * 31 + s[1]), dtype, s[0], s[2]);
                 Tensor b2 = Tensor.randn(new Generator(s[1] * 17 + s[2]), dtype, s[1], s[2]);
                 Tensor bias2 = Tensor.randn(new Generator(s[1]), dtype, s[1]);
-                CrossBackendFuzzTest.compare("linear " + java.util.Arrays.toString(s), expected,
+                compare("linear " + java.util.Arrays.toString(s), expected,
                         Ein.einsum("m k, n k -> m n", a2, b2).add(bias2).relu());
-                CrossBackendFuzzTest.compare("transposed output " + java.util.Arrays.toString(s), expectedT,
+                compare("transposed output " + java.util.Arrays.toString(s), expectedT,
                         Ein.einsum("m k, n k -> n m", a2, b2));
             }
         }
@@ -150,8 +151,8 @@ class CpuBackendTest {
         Backends.use(CpuBackend.NAME);
         Tensor q2 = Tensor.of(qv, DType.FLOAT32, 2, 3, 17, 8);
         Tensor k2 = Tensor.of(kv, DType.FLOAT32, 2, 3, 19, 8);
-        CrossBackendFuzzTest.compare("batched attention scores", scores, Ein.einsum("b h i d, b h j d -> b h i j", q2, k2));
-        CrossBackendFuzzTest.compare("mixed precision (a cast prologue)", mixed,
+        compare("batched attention scores", scores, Ein.einsum("b h i d, b h j d -> b h i j", q2, k2));
+        compare("mixed precision (a cast prologue)", mixed,
                 Ein.einsum("b h i d, b h j d -> b h i j", q2.cast(DType.FLOAT64), k2));
     }
 
@@ -167,7 +168,7 @@ class CpuBackendTest {
             Backends.use(CpuBackend.NAME);
             List<Tensor> actual = broadcastContractions(dtype);
             for (int i = 0; i < expected.size(); i++) {
-                CrossBackendFuzzTest.compare("broadcast contraction " + i + " " + dtype, expected.get(i), actual.get(i));
+                compare("broadcast contraction " + i + " " + dtype, expected.get(i), actual.get(i));
             }
             // every row of "i j k, j k l -> i l" with the left operand constant along i is the same
             double[] rows = actual.get(0).toDoubleArray();
@@ -206,10 +207,14 @@ class CpuBackendTest {
                 Tensor soft = x.softmax(axis).realize();
                 Backends.use(CpuBackend.NAME);
                 Tensor y = Tensor.randn(new Generator(axis * 100 + shape.length), DType.FLOAT32, shape);
-                CrossBackendFuzzTest.compare("sum", sum, y.sum(axis));
-                CrossBackendFuzzTest.compare("max", max, y.max(new int[] {axis}, true));
-                CrossBackendFuzzTest.compare("softmax", soft, y.softmax(axis));
+                compare("sum", sum, y.sum(axis));
+                compare("max", max, y.max(new int[] {axis}, true));
+                compare("softmax", soft, y.softmax(axis));
             }
         }
+    }
+
+    private static void compare(String what, Tensor expected, Tensor actual) {
+        Agreement.compare(what, expected, actual, CpuBackend.NAME);
     }
 }

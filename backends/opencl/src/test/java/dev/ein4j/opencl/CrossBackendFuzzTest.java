@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ein4j.backend.Backends;
 import dev.ein4j.reference.ReferenceBackend;
-import dev.ein4j.tensor.Tensor;
-import dev.ein4j.testing.RandomGraphs;
-import java.util.List;
+import dev.ein4j.testing.Agreement;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -28,19 +26,7 @@ class CrossBackendFuzzTest {
     void randomProgramsAgreeWithTheReference() {
         OpenClBackend opencl = OpenCl.backend();
         long interpretedBefore = opencl.interpretedRuns();
-        int graphs = Integer.getInteger("opencl.fuzz.graphs", 400);
-        for (int graph = 0; graph < graphs; graph++) {
-            long seed = 31_000 + graph;
-            Backends.use(ReferenceBackend.NAME);
-            List<Tensor> expected = RandomGraphs.build(seed);
-            Tensor.realizeAll(expected.toArray(Tensor[]::new));
-            Backends.use(OpenClBackend.NAME);
-            List<Tensor> actual = RandomGraphs.build(seed);
-            Tensor.realizeAll(actual.toArray(Tensor[]::new));
-            for (int t = 0; t < expected.size(); t++) {
-                OpenCl.compare("graph " + graph + " target " + t + "\n" + actual.get(t).explain(), expected.get(t), actual.get(t));
-            }
-        }
+        Agreement.randomGraphsAgree(OpenClBackend.NAME, Integer.getInteger("opencl.fuzz.graphs", 400));
         assertThat(opencl.interpretedRuns() - interpretedBefore).as("kernels run on the interpreter: %s",
                 opencl.interpretedKernels()).isZero();
     }

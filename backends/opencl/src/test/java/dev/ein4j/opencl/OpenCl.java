@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ein4j.backend.Backends;
 import dev.ein4j.tensor.Tensor;
-import dev.ein4j.ir.DType;
 import dev.ein4j.reference.ReferenceBackend;
+import dev.ein4j.testing.Agreement;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Assumptions;
 
@@ -44,24 +44,8 @@ final class OpenCl {
         compare(what, expected, program.get());
     }
 
-    /**
-     * Integer and bool results must match exactly; floats within 2e-3 (float32) or 1e-7 (float64)
-     * relative, since float32 transcendental functions and float32 accumulation differ from the
-     * double-precision reference by ulps that random programs can amplify.
-     */
+    /** Compares as {@link Agreement#compare} does. */
     static void compare(String what, Tensor expected, Tensor actual) {
-        assertThat(actual.shape()).as(what).isEqualTo(expected.shape());
-        assertThat(actual.dtype()).as(what).isEqualTo(expected.dtype());
-        double[] x = expected.toDoubleArray();
-        double[] y = actual.toDoubleArray();
-        boolean exact = !expected.dtype().isFloating();
-        double rtol = expected.dtype() == DType.FLOAT32 ? 2e-3 : 1e-7;
-        for (int i = 0; i < x.length; i++) {
-            boolean same = Double.isNaN(x[i]) ? Double.isNaN(y[i]) : exact ? x[i] == y[i]
-                    : Double.isInfinite(x[i]) ? x[i] == y[i] : Math.abs(x[i] - y[i]) <= rtol * (1 + Math.abs(x[i]));
-            if (!same) {
-                throw new AssertionError(what + " element " + i + ": reference " + x[i] + ", opencl " + y[i]);
-            }
-        }
+        Agreement.compare(what, expected, actual, OpenClBackend.NAME);
     }
 }
