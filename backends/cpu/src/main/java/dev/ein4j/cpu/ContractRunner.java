@@ -50,15 +50,13 @@ final class ContractRunner {
                     kernel.rightOperand() != null ? kernel.rightOperand().view() : View.contiguous(spec.rightShape()));
             boolean epilogue = kernel.hasEpilogue();
             HostData product = epilogue ? borrow(contract.dtype(), (int) Shapes.size(spec.outputShape()), borrowed) : output;
-            // rows (columns) along which the only operand that has them is broadcast are all equal:
-            // compute one of them, then copy it (a constant seed's gradient would otherwise repeat the
-            // whole product along such an axis)
+            // an output axis that neither operand has (the spec classes it N, with right stride 0:
+            // loads arrive with broadcast axes shrunk to 1) holds equal columns: compute one, copy
+            // it (a constant seed's gradient would otherwise repeat the whole product along it)
             int[] mLengths = layout.m();
             int[] nLengths = layout.n();
-            boolean broadcast = !epilogue && (hasBroadcast(mLengths, layout.leftMStrides())
-                    || hasBroadcast(nLengths, layout.rightNStrides()));
+            boolean broadcast = !epilogue && hasBroadcast(nLengths, layout.rightNStrides());
             if (broadcast) {
-                mLengths = withoutBroadcast(mLengths, layout.leftMStrides());
                 nLengths = withoutBroadcast(nLengths, layout.rightNStrides());
             }
             Operand a = new Operand(layout.leftOffset(), ContractSpec.offsets(layout.batch(), layout.leftBatchStrides()),
@@ -119,19 +117,17 @@ final class ContractRunner {
         return narrow;
     }
 
-    /** Fills every output element from the computed one at index 0 of the broadcast dimensions. */
+    /** Fills every output column from the computed one at index 0 of the broadcast dimensions. */
     private static void copyAlongBroadcast(ContractSpec layout, long[] outBatch, Object output) {
         long[] rows = ContractSpec.offsets(layout.m(), layout.outMStrides());
-        long[] rowSources = ContractSpec.offsets(layout.m(), zeroWhereBroadcast(layout.outMStrides(), layout.leftMStrides()));
         long[] columns = ContractSpec.offsets(layout.n(), layout.outNStrides());
         long[] columnSources = ContractSpec.offsets(layout.n(), zeroWhereBroadcast(layout.outNStrides(), layout.rightNStrides()));
         for (long batch : outBatch) {
-            for (int i = 0; i < rows.length; i++) {
+            for (long row : rows) {
                 for (int j = 0; j < columns.length; j++) {
                     // one element of either array type; the sources (index 0 of every broadcast
                     // dimension) are never targets of another element, so the order does not matter
-                    System.arraycopy(output, (int) (batch + rowSources[i] + columnSources[j]), output,
-                            (int) (batch + rows[i] + columns[j]), 1);
+                    System.arraycopy(output, (int) (batch + row + columnSources[j]), output, (int) (batch + row + columns[j]), 1);
                 }
             }
         }
