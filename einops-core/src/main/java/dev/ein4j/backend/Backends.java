@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Objects;
 import java.util.Map;
 import java.util.ServiceLoader;
 
@@ -109,13 +110,34 @@ public final class Backends {
         return backend;
     }
 
-    private static String defaultName() {
+    /**
+     * Makes the configured backend current ({@value #PROPERTY} or {@value #ENVIRONMENT}), else
+     * {@code fallback}, without probing other providers: a program that prefers one backend loads
+     * no other backend's driver unless asked to.
+     *
+     * @param fallback the backend's name when none is configured
+     * @return the backend now current
+     * @throws EinopsException if that backend is not available
+     */
+    public static Backend useConfiguredOr(String fallback) {
+        Objects.requireNonNull(fallback, "fallback");
+        String configured = configuredName();
+        return use(configured != null ? configured : fallback);
+    }
+
+    /** @return the name set by the property or the environment variable, or null */
+    private static String configuredName() {
         String chosen = System.getProperty(PROPERTY);
         if (chosen == null || chosen.isBlank()) {
             chosen = System.getenv(ENVIRONMENT);
         }
-        if (chosen != null && !chosen.isBlank()) {
-            return chosen.trim();
+        return chosen != null && !chosen.isBlank() ? chosen.trim() : null;
+    }
+
+    private static String defaultName() {
+        String configured = configuredName();
+        if (configured != null) {
+            return configured;
         }
         List<String> names = available();
         if (names.isEmpty()) {

@@ -1,6 +1,7 @@
 package dev.ein4j.backend;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.ein4j.error.EinopsException;
@@ -44,6 +45,28 @@ class BackendsTest {
         assertThat(Backends.current()).isSameAs(reference);
         assertThat(Backends.use(ReferenceBackend.NAME)).isSameAs(reference);
         assertThat(made.add(1.0).toDoubleArray()).containsExactly(2, 3);
+    }
+
+    @Test
+    void useConfiguredOrTakesTheSystemPropertyElseTheFallback() {
+        String before = System.getProperty(Backends.PROPERTY);
+        try {
+            System.clearProperty(Backends.PROPERTY);
+            if (System.getenv(Backends.ENVIRONMENT) == null) {
+                assertThat(Backends.useConfiguredOr(CountingBackend.NAME).name()).isEqualTo(CountingBackend.NAME);
+            }
+            System.setProperty(Backends.PROPERTY, " " + ReferenceBackend.NAME + " ");
+            assertThat(Backends.useConfiguredOr(CountingBackend.NAME).name()).isEqualTo(ReferenceBackend.NAME);
+            assertThat(Backends.current().name()).isEqualTo(ReferenceBackend.NAME);
+            assertThatThrownBy(() -> Backends.useConfiguredOr(null)).isInstanceOf(NullPointerException.class)
+                    .hasMessage("fallback");
+        } finally {
+            if (before == null) {
+                System.clearProperty(Backends.PROPERTY);
+            } else {
+                System.setProperty(Backends.PROPERTY, before);
+            }
+        }
     }
 
     @Test

@@ -23,8 +23,7 @@ public final class Flagship {
     public static void main(String[] args) {
         int steps = args.length > 0 ? Integer.parseInt(args[0]) : 150;
         System.out.println("ein4j flagship: a one-block attention classifier written as patterns");
-        String named = System.getProperty("ein4j.backend", System.getenv("EIN4J_BACKEND"));
-        Backends.use(named == null || named.isBlank() ? "cpu" : named.trim());
+        Backends.useConfiguredOr("cpu");
         System.out.println("backend: " + Backends.current().name());
         System.out.println();
         System.out.println(Ein.explainRearrange("b c (h p1) (w p2) -> b (h w) (p1 p2 c)",

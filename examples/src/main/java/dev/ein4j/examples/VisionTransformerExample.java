@@ -20,7 +20,7 @@ public final class VisionTransformerExample {
     public static void main(String[] args) {
         int epochs = 3;
         String data = FashionData.EMBEDDED;
-        String backend = "cpu";
+        String backend = null;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--epochs" -> epochs = Integer.parseInt(args[i + 1]);
@@ -32,7 +32,11 @@ public final class VisionTransformerExample {
                 }
             }
         }
-        Backends.use(backend);
+        if (backend != null) {
+            Backends.use(backend);
+        } else {
+            Backends.useConfiguredOr("cpu");
+        }
         FashionData dataset = FashionData.load(data);
         Tensor.manualSeed(3);
         VisionTransformer model = new VisionTransformer(64, 4, 2, new Generator(3));

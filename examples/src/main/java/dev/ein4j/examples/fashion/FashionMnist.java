@@ -17,8 +17,9 @@ import java.util.List;
  *      [--epochs N] [--data DIR|embedded] [--plot FILE.png] [--backend NAME] [--batch N] [--seed N]
  * </pre>
  *
- * Backend: {@code cpu} unless {@code --backend} names another ({@code opencl} for a GPU, {@code reference}
- * for the interpreter); other backends' drivers are never loaded.
+ * Backend: {@code --backend NAME} ({@code opencl} for a GPU, {@code reference} for the interpreter),
+ * else {@code -Dein4j.backend} or {@code EIN4J_BACKEND}, else {@code cpu}; other backends' drivers
+ * are never loaded.
  * Data: {@code --data DIR} (the four IDX files), else Debian's {@value FashionData#DEBIAN_DIRECTORY}
  * when installed, else the subset embedded in the jar ({@code --data embedded} forces it).
  * Training: Adam (learning rate 2e-3), batches of 128, a fixed seed for weights, shuffling and
@@ -36,7 +37,7 @@ public final class FashionMnist {
             int epochs = 5;
             String data = null;
             Path plot = null;
-            String backend = "cpu";
+            String backend = null;
             int batch = 128;
             long seed = 7;
             double learningRate = 2e-3;
@@ -105,7 +106,11 @@ public final class FashionMnist {
      * @return the test accuracy after each epoch
      */
     static List<Double> run(Options options) {
-        Backends.use(options.backend());
+        if (options.backend() != null) {
+            Backends.use(options.backend());
+        } else {
+            Backends.useConfiguredOr("cpu");
+        }
         FashionData data = FashionData.load(options.data());
         Tensor.manualSeed(options.seed());
         FashionCnn model = new FashionCnn(32, 64, 128, new Generator(options.seed()));
