@@ -3,7 +3,10 @@ package dev.ein4j.autograd;
 import dev.ein4j.error.EinopsException;
 import dev.ein4j.ir.Node;
 import dev.ein4j.ir.Op;
+import dev.ein4j.runtime.Lifetimes;
+import dev.ein4j.runtime.Realized;
 import dev.ein4j.runtime.Realizer;
+import dev.ein4j.runtime.Scope;
 import dev.ein4j.runtime.Results;
 import dev.ein4j.tensor.GradientEngine;
 import dev.ein4j.tensor.Tensor;
@@ -49,9 +52,18 @@ public final class AutogradEngine implements GradientEngine {
         wanted.add(output);
         Tensor.realizeAll(wanted.toArray(Tensor[]::new));
         for (int i = 0; i < updated.size(); i++) {
-            // A fresh leaf over the computed data: the gradient keeps no graph (and no forward buffers) alive.
+            // A fresh leaf over the computed data: the gradient keeps no graph (and no forward buffers)
+            // alive. It belongs to its leaf, not to the scope it was computed in: it is released when
+            // replaced, by zeroGrad(), or with the leaf.
             Node computed = TensorInternals.node(totals.get(i));
-            TensorInternals.setGradient(updated.get(i), TensorInternals.wrap(Realizer.leaf(Results.get(computed), computed.dtype(), false)));
+            Realized data = Results.get(computed);
+            Node gradient = Scope.unscoped(() -> Realizer.leaf(data, computed.dtype(), false));
+            Lifetimes.forget(computed); // the leaf holds the buffer now
+            Node previous = TensorInternals.node(updated.get(i)).gradient();
+            TensorInternals.setGradient(updated.get(i), TensorInternals.wrap(gradient));
+            if (previous != null) {
+                Lifetimes.close(previous); // replaced: the old sum is not needed any more
+            }
         }
         return updated;
     }

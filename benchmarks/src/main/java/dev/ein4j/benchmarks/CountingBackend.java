@@ -6,6 +6,7 @@ import dev.ein4j.backend.DeviceBuffer;
 import dev.ein4j.ir.DType;
 import dev.ein4j.kernel.HostData;
 import dev.ein4j.kernel.Kernel;
+import dev.ein4j.kernel.Parameters;
 import dev.ein4j.reference.ReferenceBackend;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -69,8 +70,8 @@ public final class CountingBackend implements Backend {
     }
 
     @Override
-    public void execute(Kernel kernel, DeviceBuffer output, List<DeviceBuffer> inputs) {
-        delegate.execute(kernel, output, inputs);
+    public void execute(Kernel kernel, List<DeviceBuffer> outputs, List<DeviceBuffer> inputs, Parameters parameters) {
+        delegate.execute(kernel, outputs, inputs, parameters);
     }
 
     @Override

@@ -11,6 +11,9 @@ package dev.ein4j.error;
  *   <li>{@link PatternSyntaxException}: the pattern itself is malformed, whatever the inputs.</li>
  *   <li>{@link ShapeException}: a well-formed pattern or operation that does not fit the shapes or
  *       axis lengths it was given.</li>
+ *   <li>{@link ClosedTensorException}: a tensor used after it was closed (or its scope ended).</li>
+ *   <li>{@link ResourceException}: the machine ran out of something, e.g. {@link AllocationException}
+ *       when a backend cannot hold another buffer.</li>
  * </ul>
  */
 public class EinopsException extends RuntimeException {

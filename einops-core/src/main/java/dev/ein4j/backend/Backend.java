@@ -3,6 +3,7 @@ package dev.ein4j.backend;
 import dev.ein4j.ir.DType;
 import dev.ein4j.kernel.HostData;
 import dev.ein4j.kernel.Kernel;
+import dev.ein4j.kernel.Parameters;
 import java.util.List;
 
 /**
@@ -38,8 +39,17 @@ public interface Backend {
      * @param dtype element type, one of {@link BackendCapabilities#dtypes()}
      * @param size number of elements, possibly 0, at most {@link BackendCapabilities#maxBufferElements()}
      * @return a new buffer; its contents are undefined until written
+     * @throws DeviceMemoryException when the backend has no room for it (the runtime then calls
+     *     {@link #trim()} once, retries, and reports what is live if that fails too)
      */
     DeviceBuffer allocate(DType dtype, long size);
+
+    /**
+     * Gives back memory the backend keeps for reuse (pooled buffers of released tensors), so that
+     * a failed allocation can be retried. Buffers still held are untouched.
+     */
+    default void trim() {
+    }
 
     /**
      * Copies host data into a buffer (a submission, ordered with kernels).
@@ -58,17 +68,19 @@ public interface Backend {
     HostData read(DeviceBuffer source);
 
     /**
-     * Runs a kernel (a submission): writes {@code output}, compact in the kernel's output shape,
-     * from the inputs named by the kernel's load slots. The output is one of the inputs only for an
-     * in-place update ({@code Tensor.assign}): an elementwise kernel that reads that input exactly
-     * at the element it writes (the same contiguous view), so evaluating each element's loads before
-     * its store is enough; kernel code must not declare the buffers non-aliasing ({@code restrict}).
+     * Runs a kernel (a submission): writes each output buffer, compact in the kernel's output
+     * shape, from the inputs named by the kernel's load slots and the parameters named by its
+     * CONST and RAND slots. An output is one of the inputs only for an in-place update
+     * ({@code Tensor.assign}, an optimizer's step): then the kernel reads that input exactly at the
+     * element it writes (the same contiguous view), so evaluating each element's loads before its
+     * stores is enough; kernel code must not declare the buffers non-aliasing ({@code restrict}).
      *
-     * @param kernel what to compute
-     * @param output a buffer of the kernel's output type and size
+     * @param kernel what to compute (its identity excludes the parameter values: compile once per kernel)
+     * @param outputs one buffer per output, of that output's type and the kernel's output size
      * @param inputs one buffer per input slot, of the slot's type
+     * @param parameters the values of the kernel's {@link Kernel#parameterCount()} parameter slots
      */
-    void execute(Kernel kernel, DeviceBuffer output, List<DeviceBuffer> inputs);
+    void execute(Kernel kernel, List<DeviceBuffer> outputs, List<DeviceBuffer> inputs, Parameters parameters);
 
     /**
      * Whether buffers must come back through {@link #release} even when the tensors holding them

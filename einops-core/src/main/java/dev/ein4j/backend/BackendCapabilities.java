@@ -11,8 +11,10 @@ import java.util.Set;
  * @param dtypes the element types it stores and computes
  * @param maxBufferElements the largest buffer it can allocate, in elements
  * @param asynchronous whether submissions may return before they complete
+ * @param memoryBytes the most bytes of buffers it holds at once (device memory, or the share of the
+ *     heap it is configured to use), for the messages of failed allocations; Long.MAX_VALUE if unknown
  */
-public record BackendCapabilities(Set<DType> dtypes, long maxBufferElements, boolean asynchronous) {
+public record BackendCapabilities(Set<DType> dtypes, long maxBufferElements, boolean asynchronous, long memoryBytes) {
 
     /** The largest Java array, in elements: the limit of heap backends. */
     public static final long HEAP_ARRAY_LIMIT = Integer.MAX_VALUE - 8;
@@ -24,7 +26,15 @@ public record BackendCapabilities(Set<DType> dtypes, long maxBufferElements, boo
 
     /** @return the capabilities of a synchronous heap backend storing every type */
     public static BackendCapabilities heap() {
-        return new BackendCapabilities(EnumSet.allOf(DType.class), HEAP_ARRAY_LIMIT, false);
+        return heap(Runtime.getRuntime().maxMemory());
+    }
+
+    /**
+     * @param memoryBytes the bytes of buffers it may hold
+     * @return the capabilities of a synchronous heap backend storing every type
+     */
+    public static BackendCapabilities heap(long memoryBytes) {
+        return new BackendCapabilities(EnumSet.allOf(DType.class), HEAP_ARRAY_LIMIT, false, memoryBytes);
     }
 
     /**

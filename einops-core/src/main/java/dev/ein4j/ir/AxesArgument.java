@@ -7,7 +7,22 @@ import java.util.Arrays;
  *
  * @param axes dimension indices, ascending, without repeats
  */
-public record AxesArgument(int[] axes) {
+public record AxesArgument(int[] axes) implements OpArgument {
+
+    @Override
+    public void encodeStructure(StructureSink sink) {
+        OpArgument.encode(axes, sink);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof AxesArgument that && Arrays.equals(axes, that.axes);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(axes);
+    }
 
     /**
      * @param axis a dimension index

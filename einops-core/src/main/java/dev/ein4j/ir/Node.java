@@ -4,9 +4,10 @@ import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One vertex of the IR graph: a primitive applied to source nodes. A node is a pure description;
- * its computed data (if any) lives in the runtime, keyed by the node. The only mutable state is the
- * gradient a leaf accumulates. Equality is identity; nothing here recurses over the graph.
+ * One vertex of the IR graph: a primitive applied to source nodes. A node is a pure description of
+ * a value; besides the gradient a leaf accumulates, its only mutable state is an opaque
+ * {@link #attachment() attachment} that the runtime keeps on it (its computed data and lifetime),
+ * which the IR never reads. Equality is identity; nothing here recurses over the graph.
  */
 public final class Node {
 
@@ -18,20 +19,27 @@ public final class Node {
     private final int[] shape;
     private final long size;
     private final Node[] sources;
-    private final Object argument;
+    private final OpArgument argument;
     private final boolean requiresGrad;
     private volatile Node gradient;
+    private volatile Object attachment;
 
     /**
      * @param op the primitive
      * @param dtype the output element type
      * @param shape the output shape
-     * @param argument the op's argument (see {@link Op}: a {@link PermuteArgument} for PERMUTE, ...), or null
+     * @param argument the op's argument, of {@link Op#argumentType()} (a {@link PermuteArgument} for PERMUTE, ...), or null
      * @param requiresGrad whether gradients flow into this node (ignored, false, for non-floating types)
      * @param sources the inputs
      * @throws dev.ein4j.error.ShapeException if the shape has a negative length or more than 2^63 − 1 elements
+     * @throws IllegalArgumentException if the argument is not of the op's argument type
      */
-    public Node(Op op, DType dtype, int[] shape, Object argument, boolean requiresGrad, Node... sources) {
+    public Node(Op op, DType dtype, int[] shape, OpArgument argument, boolean requiresGrad, Node... sources) {
+        Class<? extends OpArgument> expected = op.argumentType();
+        if (expected == null ? argument != null : !expected.isInstance(argument)) {
+            throw new IllegalArgumentException(op + " takes " + (expected == null ? "no argument" : "a " + expected.getSimpleName())
+                    + ", not " + argument);
+        }
         this.op = op;
         this.dtype = dtype;
         this.shape = shape.clone();
@@ -114,8 +122,38 @@ public final class Node {
     }
 
     /** @return the op's argument, or null */
-    public Object argument() {
+    public OpArgument argument() {
         return argument;
+    }
+
+    /** @return a CONST's value */
+    public double constantValue() {
+        return ((ConstantArgument) argument).value();
+    }
+
+    /** @return a RAND's seed */
+    public long seed() {
+        return ((SeedArgument) argument).seed();
+    }
+
+    /** @return the runtime's state for this node (computed data, lifetime), or null; opaque to the IR */
+    public Object attachment() {
+        return attachment;
+    }
+
+    /**
+     * Installs the runtime's state once.
+     *
+     * @param state the state
+     * @return the state now attached (another thread's if it came first)
+     */
+    public Object attach(Object state) {
+        synchronized (this) {
+            if (attachment == null) {
+                attachment = state;
+            }
+            return attachment;
+        }
     }
 
     /** @return whether gradients flow into this node */

@@ -154,6 +154,26 @@ public enum Op {
         return group;
     }
 
+    /**
+     * The argument a node of this op carries, checked when the node is made. The switch has no
+     * default branch: a new primitive does not compile until it says what it takes.
+     *
+     * @return the argument's type, or null when the op takes none
+     */
+    public Class<? extends OpArgument> argumentType() {
+        return switch (this) {
+            case PERMUTE -> PermuteArgument.class;
+            case PAD -> PadArgument.class;
+            case SHRINK -> ShrinkArgument.class;
+            case FLIP, SUM, REDUCE_MAX, PROD, CONTRACT -> AxesArgument.class;
+            case WINDOW -> WindowArgument.class;
+            case CONST -> ConstantArgument.class;
+            case RAND -> SeedArgument.class;
+            case RESHAPE, EXPAND, EXP, LOG, SQRT, RECIPROCAL, SIN, CAST, ADD, MUL, MAX, CMPLT, CMPEQ, WHERE, IOTA, INPUT,
+                    CONTIGUOUS, DETACH -> null;
+        };
+    }
+
     /** @return whether this op is evaluated elementwise (unary, binary or ternary) */
     public boolean isElementwise() {
         return group == Group.UNARY || group == Group.BINARY || group == Group.TERNARY;

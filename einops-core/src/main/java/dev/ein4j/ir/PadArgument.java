@@ -10,7 +10,14 @@ import java.util.Arrays;
  * @param after elements added after, per dimension
  * @param fill the value of the added elements
  */
-public record PadArgument(int[] before, int[] after, double fill) {
+public record PadArgument(int[] before, int[] after, double fill) implements OpArgument {
+
+    @Override
+    public void encodeStructure(StructureSink sink) {
+        OpArgument.encode(before, sink);
+        OpArgument.encode(after, sink);
+        sink.add(Double.doubleToLongBits(fill));
+    }
 
     @Override
     public String toString() {

@@ -7,7 +7,12 @@ import java.util.Arrays;
  *
  * @param order a permutation of 0..rank−1
  */
-public record PermuteArgument(int[] order) {
+public record PermuteArgument(int[] order) implements OpArgument {
+
+    @Override
+    public void encodeStructure(StructureSink sink) {
+        OpArgument.encode(order, sink);
+    }
 
     /** @return the inverse permutation */
     public int[] inverse() {

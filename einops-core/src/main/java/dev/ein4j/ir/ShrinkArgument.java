@@ -8,7 +8,13 @@ import java.util.Arrays;
  * @param starts first kept index per dimension
  * @param ends one past the last kept index per dimension
  */
-public record ShrinkArgument(int[] starts, int[] ends) {
+public record ShrinkArgument(int[] starts, int[] ends) implements OpArgument {
+
+    @Override
+    public void encodeStructure(StructureSink sink) {
+        OpArgument.encode(starts, sink);
+        OpArgument.encode(ends, sink);
+    }
 
     @Override
     public String toString() {

@@ -12,7 +12,16 @@ package dev.ein4j.ir;
  * @param stride s, the step between positions
  * @param dilation d, the step within a window
  */
-public record WindowArgument(int axis, int outLength, int kernelLength, int stride, int dilation) {
+public record WindowArgument(int axis, int outLength, int kernelLength, int stride, int dilation) implements OpArgument {
+
+    @Override
+    public void encodeStructure(StructureSink sink) {
+        sink.add(axis);
+        sink.add(outLength);
+        sink.add(kernelLength);
+        sink.add(stride);
+        sink.add(dilation);
+    }
 
     /**
      * @param inputShape the windowed tensor's shape

@@ -32,17 +32,20 @@ final class ChunkEvaluator {
     private final List<HostData> inputs;
     private final double[][] values;
     private final View[] views;
-    private double[] reductionValues;
+    private final Parameters parameters;
+    private double[][] reductionValues;
 
     /**
      * @param kernel the kernel
      * @param segment which instructions to evaluate
      * @param inputs the kernel's input buffers
+     * @param parameters the launch's constants and seeds
      */
-    ChunkEvaluator(Kernel kernel, Kernel.Segment segment, List<HostData> inputs) {
+    ChunkEvaluator(Kernel kernel, Kernel.Segment segment, List<HostData> inputs, Parameters parameters) {
         this.kernel = kernel;
         this.members = kernel.indicesOf(segment);
         this.inputs = inputs;
+        this.parameters = parameters;
         this.values = new double[kernel.size()][];
         this.views = new View[kernel.size()];
         int chunk = members.length == 0 ? 1 : chunkLength(kernel.instruction(members[members.length - 1]).shape());
@@ -53,8 +56,8 @@ final class ChunkEvaluator {
         }
     }
 
-    /** @param results the reduction's results by flat index, read by the epilogue */
-    void setReductionValues(double[] results) {
+    /** @param results each reduction's results by flat index (indexed by instruction), read by the epilogue */
+    void setReductionValues(double[][] results) {
         this.reductionValues = results;
     }
 
@@ -79,8 +82,9 @@ final class ChunkEvaluator {
             Instruction instruction = kernel.instruction(i);
             Op op = instruction.op();
             if (instruction.isReduction()) {
+                double[] results = reductionValues[i];
                 for (int j = 0; j < length; j++) {
-                    values[i][j] = reductionValues[(int) (rowFlat + start + j)];
+                    values[i][j] = results[(int) (rowFlat + start + j)];
                 }
             } else if (instruction.isLoad() || op.group() == Op.Group.CREATION) {
                 read(instruction, views[i], values[i], outer, start, length);
@@ -119,7 +123,7 @@ final class ChunkEvaluator {
         long position = base + (start + from) * stride;
         switch (instruction.op()) {
             case INPUT -> gather(inputs.get(instruction.input()), out, from, to, position, stride);
-            case CONST -> java.util.Arrays.fill(out, from, to, instruction.dtype().round(instruction.constant()));
+            case CONST -> java.util.Arrays.fill(out, from, to, instruction.dtype().round(parameters.constant(instruction.parameter())));
             case IOTA -> {
                 for (int j = from; j < to; j++, position += stride) {
                     out[j] = instruction.dtype().round(position);
@@ -127,9 +131,9 @@ final class ChunkEvaluator {
             }
             case RAND -> {
                 boolean single = instruction.dtype() != DType.FLOAT64;
+                long seed = parameters.seed(instruction.parameter());
                 for (int j = from; j < to; j++, position += stride) {
-                    out[j] = single ? CounterRandom.uniformFloat(instruction.seed(), position)
-                            : CounterRandom.uniformDouble(instruction.seed(), position);
+                    out[j] = single ? CounterRandom.uniformFloat(seed, position) : CounterRandom.uniformDouble(seed, position);
                 }
             }
             default -> throw new IllegalStateException(instruction.op() + " does not read");

@@ -15,7 +15,9 @@ import java.util.Objects;
  * <p>The IR's CONTRACT multiplies two operands expanded to one full shape F and sums some axes.
  * Here each operand is kept in its own un-expanded shape (F with length 1 where it was broadcast)
  * and every axis of F gets a role: <b>batch</b> (in both operands, kept), <b>M</b> (only in the
- * left operand), <b>N</b> (only in the right), <b>K</b> (summed), or <b>unit</b> (length 1).
+ * left operand), <b>N</b> (only in the right), <b>K</b> (summed), <b>replicated</b> (kept, but in
+ * neither operand: every index holds the same product, computed once and copied), or <b>unit</b>
+ * (length 1).
  * Adjacent axes of one role are merged ("coalesced") when every operand that has them lays them
  * out as one row-major block, so {@code "b i d, d o -> b i o"} is one GEMM with M = b·i.
  *
@@ -32,10 +34,16 @@ public final class ContractSpec {
         BATCH,
         /** In the left operand and the output. */
         M,
-        /** In the right operand and the output (also an axis both operands broadcast). */
+        /** In the right operand and the output. */
         N,
         /** Summed. */
         K,
+        /**
+         * In the output only: both operands are broadcast along it, so every index holds the same
+         * values. A backend computes the product at index 0 and copies it ({@link #replicate}); the
+         * gradient of a convolution's weight under a broadcast seed has such an axis.
+         */
+        REPLICATED,
         /** Length 1: plays no part. */
         UNIT
     }
@@ -49,6 +57,8 @@ public final class ContractSpec {
     private final int[] m;
     private final int[] n;
     private final int[] k;
+    private final int[] replicated;
+    private final long[] outReplicated;
     private final long leftOffset;
     private final long rightOffset;
     private final long[] leftBatch;
@@ -75,6 +85,9 @@ public final class ContractSpec {
         Group mm = Group.of(fullShape, roles, Role.M, ls, null, outStrides);
         Group nn = Group.of(fullShape, roles, Role.N, null, rs, outStrides);
         Group kk = Group.of(fullShape, roles, Role.K, ls, rs, null);
+        Group rr = Group.of(fullShape, roles, Role.REPLICATED, null, null, outStrides);
+        this.replicated = rr.lengths;
+        this.outReplicated = rr.out;
         this.batch = b.lengths;
         this.m = mm.lengths;
         this.n = nn.lengths;
@@ -120,8 +133,10 @@ public final class ContractSpec {
                 roles[a] = Role.BATCH;
             } else if (leftShape[a] > 1) {
                 roles[a] = Role.M;
-            } else {
+            } else if (rightShape[a] > 1) {
                 roles[a] = Role.N;
+            } else {
+                roles[a] = Role.REPLICATED;
             }
         }
         return new ContractSpec(fullShape.clone(), leftShape.clone(), rightShape.clone(), roles, accumulation, left, right);
@@ -251,6 +266,71 @@ public final class ContractSpec {
         return k.clone();
     }
 
+    /** @return merged replicated lengths (empty when every output index is computed) */
+    public int[] replicated() {
+        return replicated.clone();
+    }
+
+    /** @return the output's strides along the merged replicated dimensions */
+    public long[] outReplicatedStrides() {
+        return outReplicated.clone();
+    }
+
+    /** @return whether some output axis is in neither operand ({@link Role#REPLICATED}) */
+    public boolean hasReplicas() {
+        return replicated.length > 0;
+    }
+
+    /**
+     * Copies the product computed at replica index 0 to every other replica: for each output
+     * position p of the batch, M and N offsets and each replica offset r, {@code out[p + r] = out[p]}.
+     *
+     * @param copy copies one element of the output from a flat index to another
+     */
+    public void replicate(ElementCopy copy) {
+        if (!hasReplicas()) {
+            return;
+        }
+        long[] replicas = offsets(replicated, outReplicated);
+        long[] positions = outputPositions();
+        for (int r = 1; r < replicas.length; r++) {
+            for (long position : positions) {
+                copy.copy(position, position + replicas[r]);
+            }
+        }
+    }
+
+    /** @return the flat output offsets of replica 0: every batch, M and N index combined */
+    public long[] outputPositions() {
+        long[] b = offsets(batch, outBatch);
+        long[] mm = offsets(m, outM);
+        long[] nn = offsets(n, outN);
+        long total = (long) b.length * mm.length * nn.length;
+        if (total > Integer.MAX_VALUE - 8) {
+            throw new IllegalStateException("a contraction of " + total + " outputs is too large for a position table");
+        }
+        long[] positions = new long[(int) total];
+        int i = 0;
+        for (long bb : b) {
+            for (long m0 : mm) {
+                for (long n0 : nn) {
+                    positions[i++] = bb + m0 + n0;
+                }
+            }
+        }
+        return positions;
+    }
+
+    /** Copies one output element to another (flat indices). */
+    @FunctionalInterface
+    public interface ElementCopy {
+        /**
+         * @param from the element computed
+         * @param to the element that holds the same value
+         */
+        void copy(long from, long to);
+    }
+
     /** @return total batch count */
     public long batchSize() {
         return product(batch);
@@ -376,7 +456,8 @@ public final class ContractSpec {
                 && rightOffset == s.rightOffset && Arrays.equals(fullShape, s.fullShape)
                 && Arrays.equals(leftShape, s.leftShape) && Arrays.equals(rightShape, s.rightShape)
                 && Arrays.equals(roles, s.roles) && Arrays.equals(batch, s.batch) && Arrays.equals(m, s.m)
-                && Arrays.equals(n, s.n) && Arrays.equals(k, s.k) && Arrays.equals(leftBatch, s.leftBatch)
+                && Arrays.equals(n, s.n) && Arrays.equals(k, s.k) && Arrays.equals(replicated, s.replicated)
+                && Arrays.equals(outReplicated, s.outReplicated) && Arrays.equals(leftBatch, s.leftBatch)
                 && Arrays.equals(leftM, s.leftM) && Arrays.equals(leftK, s.leftK)
                 && Arrays.equals(rightBatch, s.rightBatch) && Arrays.equals(rightK, s.rightK)
                 && Arrays.equals(rightN, s.rightN) && Arrays.equals(outBatch, s.outBatch)
@@ -393,7 +474,8 @@ public final class ContractSpec {
     @Override
     public String toString() {
         return "batch " + Arrays.toString(batch) + " m " + Arrays.toString(m) + " n " + Arrays.toString(n)
-                + " k " + Arrays.toString(k) + " left " + leftOffset + "+" + Arrays.toString(leftBatch)
+                + " k " + Arrays.toString(k) + (hasReplicas() ? " replicated " + Arrays.toString(replicated) : "")
+                + " left " + leftOffset + "+" + Arrays.toString(leftBatch)
                 + Arrays.toString(leftM) + Arrays.toString(leftK) + " right " + rightOffset + "+"
                 + Arrays.toString(rightBatch) + Arrays.toString(rightK) + Arrays.toString(rightN);
     }

@@ -16,7 +16,8 @@ import java.util.Objects;
  *   <caption>Kinds</caption>
  *   <tr><th>op</th><th>value at multi-index i</th></tr>
  *   <tr><td>INPUT (a load)</td><td>input buffer {@code input()} at {@code view().bufferIndex(i)}, or the view's pad value</td></tr>
- *   <tr><td>CONST IOTA RAND (a generator)</td><td>the constant; the position p = {@code view().bufferIndex(i)}; {@code CounterRandom} of (seed, p)
+ *   <tr><td>CONST IOTA RAND (a generator)</td><td>the constant (parameter slot {@code parameter()}); the position
+ *       p = {@code view().bufferIndex(i)}; {@code CounterRandom} of (seed, p), the seed in parameter slot {@code parameter()}
  *       — a virtual buffer read through a view, so movement folds into generators as into loads</td></tr>
  *   <tr><td>unary, binary, ternary ops</td><td>the op on the sources' values at i (all of this shape)</td></tr>
  *   <tr><td>SUM REDUCE_MAX PROD</td><td>the reduction of the source over {@link #axes()}; its values in the
@@ -26,7 +27,9 @@ import java.util.Objects;
  *       in the row-major order of the spec's output shape, indexed by this instruction's shape</td></tr>
  * </table>
  *
- * <p>Every value is rounded to the instruction's type.
+ * <p>Every value is rounded to the instruction's type. CONST values and RAND seeds are not part of
+ * an instruction: they are {@link Parameters} of the launch, named by slot, so that kernels which
+ * differ only in numbers are one kernel.
  */
 public final class Instruction {
 
@@ -36,20 +39,21 @@ public final class Instruction {
     private final DType dtype;
     private final int[] shape;
     private final int[] sources;
-    private final int input;
+    /** A load's input slot, or a CONST's or RAND's parameter slot, else −1. */
+    private final int slot;
     private final View view;
     private final Object argument;
     private final int hash;
 
-    private Instruction(Op op, DType dtype, int[] shape, int[] sources, int input, View view, Object argument) {
+    private Instruction(Op op, DType dtype, int[] shape, int[] sources, int slot, View view, Object argument) {
         this.op = op;
         this.dtype = dtype;
         this.shape = shape;
         this.sources = sources;
-        this.input = input;
+        this.slot = slot;
         this.view = view;
         this.argument = argument;
-        this.hash = Objects.hash(op, dtype, Arrays.hashCode(shape), Arrays.hashCode(sources), input, view, argumentHash(argument));
+        this.hash = Objects.hash(op, dtype, Arrays.hashCode(shape), Arrays.hashCode(sources), slot, view, argumentHash(argument));
     }
 
     /**
@@ -66,14 +70,46 @@ public final class Instruction {
      * @param op CONST, IOTA or RAND
      * @param dtype the type
      * @param view how this instruction's shape reads the virtual buffer (position p holds the constant, p, or random(seed, p))
-     * @param argument the constant (a Double), the seed (a Long), or null for IOTA
+     * @param parameter the parameter slot of the constant or the seed; ignored (−1) for IOTA
      * @return a generator
      */
-    public static Instruction generate(Op op, DType dtype, View view, Object argument) {
+    public static Instruction generate(Op op, DType dtype, View view, int parameter) {
         if (op.group() != Op.Group.CREATION) {
             throw new IllegalArgumentException(op + " is not a creation op");
         }
-        return new Instruction(op, dtype, view.shape(), NO_SOURCES, -1, view, argument);
+        if (op != Op.IOTA && parameter < 0) {
+            throw new IllegalArgumentException(op + " needs a parameter slot");
+        }
+        return new Instruction(op, dtype, view.shape(), NO_SOURCES, op == Op.IOTA ? -1 : parameter, view, null);
+    }
+
+    /**
+     * @param parameter the slot holding the value
+     * @param dtype the type (the value is rounded to it)
+     * @param view how the instruction's shape reads it (usually all strides 0)
+     * @return a CONST generator
+     */
+    public static Instruction constant(int parameter, DType dtype, View view) {
+        return generate(Op.CONST, dtype, view, parameter);
+    }
+
+    /**
+     * @param parameter the slot holding the seed
+     * @param dtype FLOAT32 or FLOAT64
+     * @param view how the instruction's shape reads the counter-based stream
+     * @return a RAND generator
+     */
+    public static Instruction random(int parameter, DType dtype, View view) {
+        return generate(Op.RAND, dtype, view, parameter);
+    }
+
+    /**
+     * @param dtype the type
+     * @param view how the instruction's shape reads the positions
+     * @return an IOTA generator
+     */
+    public static Instruction iota(DType dtype, View view) {
+        return generate(Op.IOTA, dtype, view, -1);
     }
 
     /**
@@ -152,7 +188,12 @@ public final class Instruction {
 
     /** @return the input slot of a load, −1 otherwise */
     public int input() {
-        return input;
+        return op == Op.INPUT ? slot : -1;
+    }
+
+    /** @return the parameter slot of a CONST (its value) or RAND (its seed), −1 otherwise */
+    public int parameter() {
+        return op == Op.CONST || op == Op.RAND ? slot : -1;
     }
 
     /** @return the view of a load or generator, null otherwise */
@@ -170,16 +211,6 @@ public final class Instruction {
         return op.group() == Op.Group.REDUCE || op == Op.CONTRACT;
     }
 
-    /** @return CONST's value */
-    public double constant() {
-        return (Double) argument;
-    }
-
-    /** @return RAND's seed */
-    public long seed() {
-        return (Long) argument;
-    }
-
     /** @return a reduction's axes */
     public int[] axes() {
         return ((AxesArgument) argument).axes();
@@ -190,7 +221,7 @@ public final class Instruction {
         return (ContractSpec) argument;
     }
 
-    /** @return the raw argument (Double, Long, AxesArgument, ContractSpec or null) */
+    /** @return the raw argument (AxesArgument, ContractSpec or null) */
     public Object argument() {
         return argument;
     }
@@ -198,7 +229,7 @@ public final class Instruction {
     @Override
     public boolean equals(Object other) {
         return other instanceof Instruction that && hash == that.hash && op == that.op && dtype == that.dtype
-                && input == that.input && Arrays.equals(shape, that.shape) && Arrays.equals(sources, that.sources)
+                && slot == that.slot && Arrays.equals(shape, that.shape) && Arrays.equals(sources, that.sources)
                 && Objects.equals(view, that.view) && argumentEquals(argument, that.argument);
     }
 
@@ -208,16 +239,12 @@ public final class Instruction {
     }
 
     private static int argumentHash(Object argument) {
-        return argument instanceof AxesArgument axes ? Arrays.hashCode(axes.axes())
-                : argument instanceof Double value ? Double.hashCode(value) : Objects.hashCode(argument);
+        return argument instanceof AxesArgument axes ? Arrays.hashCode(axes.axes()) : Objects.hashCode(argument);
     }
 
     private static boolean argumentEquals(Object a, Object b) {
         if (a instanceof AxesArgument x && b instanceof AxesArgument y) {
             return Arrays.equals(x.axes(), y.axes());
-        }
-        if (a instanceof Double x && b instanceof Double y) {
-            return Double.compare(x, y) == 0;
         }
         return Objects.equals(a, b);
     }
@@ -231,16 +258,14 @@ public final class Instruction {
         line.append(op == Op.INPUT ? "load" : op.name().toLowerCase(java.util.Locale.ROOT));
         line.append(' ').append(KernelFormat.type(dtype)).append(KernelFormat.shape(shape));
         if (op == Op.INPUT) {
-            line.append(" in").append(input);
+            line.append(" in").append(slot);
+        } else if (op == Op.CONST || op == Op.RAND) {
+            line.append(" p").append(slot);
         }
         for (int source : sources) {
             line.append(" %").append(source);
         }
-        if (op == Op.CONST) {
-            line.append(' ').append(KernelFormat.number(constant()));
-        } else if (op == Op.RAND) {
-            line.append(" seed ").append(seed());
-        } else if (argument instanceof AxesArgument) {
+        if (argument instanceof AxesArgument) {
             line.append(" axes ").append(Arrays.toString(axes()));
         } else if (argument instanceof ContractSpec spec) {
             line.append(' ').append(spec);

@@ -8,20 +8,25 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * What a backend executes: one output buffer computed from input buffers by a short program of
- * {@link Instruction}s. Immutable, compared by value and printable, so it serves as the cache key
- * of generated code (OpenCL sources, specialised CPU loops).
+ * What a backend executes: one or more output buffers computed from input buffers by a short
+ * program of {@link Instruction}s. Immutable, compared by value and printable, so it serves as the
+ * cache key of generated code (OpenCL sources, specialised CPU loops). Numbers are not part of it:
+ * CONST values and RAND seeds are {@link Parameters} of a launch, so a training step whose learning
+ * rate or bias correction changes still runs the same kernels.
  *
  * <p>Three shapes of program:
  * <ul>
- *   <li><b>elementwise</b>: every instruction has the output's shape; the last is the output.</li>
- *   <li><b>reduce</b>: a prologue over the source's shape, one SUM/REDUCE_MAX/PROD, then an
- *       optional elementwise epilogue over the output's shape.</li>
+ *   <li><b>elementwise</b>: every instruction has the output shape; one or more of them are outputs.</li>
+ *   <li><b>reduce</b>: a prologue over the source shape, one or more SUM/REDUCE_MAX/PROD over the
+ *       same source shape and axes (a batch's mean and variance in one pass), then an optional
+ *       elementwise epilogue over the output shape.</li>
  *   <li><b>contract</b>: a prologue per operand (often a single load), one CONTRACT described by a
- *       {@link ContractSpec}, then an optional epilogue (bias, activation, scale).</li>
+ *       {@link ContractSpec}, then an optional epilogue (bias, activation, scale); one output.</li>
  * </ul>
- * The output buffer is compact (row-major, offset 0) in the last instruction's shape. Loads name
- * input slots; slot i is the i-th buffer handed to the backend and has type {@link #inputType(int)}.
+ * Every output buffer is compact (row-major, offset 0) in the output shape; output i holds the
+ * values of instruction {@link #outputIndex(int) outputIndex(i)}, which is an instruction of the
+ * OUTPUT segment or a reduction. Loads name input slots; slot i is the i-th buffer handed to the
+ * backend and has type {@link #inputType(int)}.
  *
  * <pre>{@code
  * kernel elementwise f32[1000,1000] <- in0 f32, in1 f32, in2 f32
@@ -30,7 +35,7 @@ import java.util.List;
  *   %2 = mul f32[1000,1000] %0 %1
  *   %3 = load f32[1000,1000] in2 via [1000,1000]:(0,1)+0
  *   %4 = add f32[1000,1000] %2 %3
- *   %5 = const f32[1000,1000] 0 via [1000,1000]:(0,0)+0
+ *   %5 = const f32[1000,1000] p0 via [1000,1000]:(0,0)+0
  *   %6 = cmplt bool[1000,1000] %5 %4
  *   %7 = where f32[1000,1000] %6 %4 %5
  * }</pre>
@@ -41,7 +46,7 @@ public final class Kernel {
     public enum Kind {
         /** No reduction. */
         ELEMENTWISE,
-        /** One SUM, REDUCE_MAX or PROD. */
+        /** One or more SUM, REDUCE_MAX or PROD over the same axes. */
         REDUCE,
         /** One CONTRACT. */
         CONTRACT
@@ -61,53 +66,67 @@ public final class Kernel {
 
     private final List<DType> inputTypes;
     private final List<Instruction> instructions;
-    private final int reduction;
+    private final int[] outputs;
+    private final int[] reductions;
+    private final int parameterCount;
     private final Segment[] segments;
     private final int hash;
 
     /**
+     * A kernel whose only output is its last instruction.
+     *
      * @param inputTypes the type of each input slot
      * @param instructions the program, sources before their users, the output last
      * @throws IllegalArgumentException if the program is malformed
      */
     public Kernel(List<DType> inputTypes, List<Instruction> instructions) {
+        this(inputTypes, instructions, new int[] {instructions.size() - 1});
+    }
+
+    /**
+     * @param inputTypes the type of each input slot
+     * @param instructions the program, sources before their users
+     * @param outputs the instructions written to the output buffers, in buffer order (distinct)
+     * @throws IllegalArgumentException if the program is malformed
+     */
+    public Kernel(List<DType> inputTypes, List<Instruction> instructions, int[] outputs) {
         this.inputTypes = List.copyOf(inputTypes);
         this.instructions = List.copyOf(instructions);
         if (this.instructions.isEmpty()) {
             throw new IllegalArgumentException("a kernel needs at least one instruction");
         }
-        this.reduction = findReduction(this.instructions);
+        this.outputs = outputs.clone();
+        this.reductions = findReductions(this.instructions);
+        this.parameterCount = countParameters(this.instructions);
         this.segments = segments();
         validate();
-        this.hash = 31 * this.inputTypes.hashCode() + this.instructions.hashCode();
+        this.hash = 31 * (31 * this.inputTypes.hashCode() + this.instructions.hashCode()) + Arrays.hashCode(this.outputs);
     }
 
-    private static int findReduction(List<Instruction> instructions) {
-        int found = -1;
-        for (int i = 0; i < instructions.size(); i++) {
-            if (instructions.get(i).isReduction()) {
-                if (found >= 0) {
-                    throw new IllegalArgumentException("a kernel holds at most one reduction or contraction");
-                }
-                found = i;
-            }
+    private static int[] findReductions(List<Instruction> instructions) {
+        return java.util.stream.IntStream.range(0, instructions.size()).filter(i -> instructions.get(i).isReduction()).toArray();
+    }
+
+    private static int countParameters(List<Instruction> instructions) {
+        int count = 0;
+        for (Instruction instruction : instructions) {
+            count = Math.max(count, instruction.parameter() + 1);
         }
-        return found;
+        return count;
     }
 
     /** Marks the prologue instructions (those a reduction reads) with their segment. */
     private Segment[] segments() {
         Segment[] marks = new Segment[instructions.size()];
         Arrays.fill(marks, Segment.OUTPUT);
-        if (reduction < 0) {
-            return marks;
-        }
-        Instruction reduce = instructions.get(reduction);
-        if (reduce.op() == Op.CONTRACT) {
-            mark(marks, reduce.source(0), Segment.LEFT);
-            mark(marks, reduce.source(1), Segment.RIGHT);
-        } else {
-            mark(marks, reduce.source(0), Segment.REDUCE_SOURCE);
+        for (int reduction : reductions) {
+            Instruction reduce = instructions.get(reduction);
+            if (reduce.op() == Op.CONTRACT) {
+                mark(marks, reduce.source(0), Segment.LEFT);
+                mark(marks, reduce.source(1), Segment.RIGHT);
+            } else {
+                mark(marks, reduce.source(0), Segment.REDUCE_SOURCE);
+            }
         }
         return marks;
     }
@@ -119,7 +138,7 @@ public final class Kernel {
             if (!reached[i]) {
                 continue;
             }
-            if (marks[i] != Segment.OUTPUT) {
+            if (marks[i] != Segment.OUTPUT && marks[i] != segment) {
                 throw new IllegalArgumentException("instruction %" + i + " is shared by two prologues");
             }
             marks[i] = segment;
@@ -131,6 +150,8 @@ public final class Kernel {
     }
 
     private void validate() {
+        validateReductions();
+        validateOutputs();
         for (int i = 0; i < instructions.size(); i++) {
             Instruction instruction = instructions.get(i);
             for (int s = 0; s < instruction.sourceCount(); s++) {
@@ -138,7 +159,7 @@ public final class Kernel {
                 if (source < 0 || source >= i) {
                     throw new IllegalArgumentException("instruction %" + i + " reads %" + source + ", which does not precede it");
                 }
-                if (segments[source] != segments[i] && i != reduction) {
+                if (segments[source] != segments[i] && !isReduction(i)) {
                     throw new IllegalArgumentException("instruction %" + i + " reads %" + source + " across segments");
                 }
             }
@@ -150,26 +171,75 @@ public final class Kernel {
                 for (int s = 0; s < instruction.sourceCount(); s++) {
                     Instruction source = instructions.get(instruction.source(s));
                     boolean sameShape = Arrays.equals(source.shape(), instruction.shape());
-                    boolean positional = instruction.source(s) == reduction && source.size() == instruction.size();
+                    boolean positional = isReduction(instruction.source(s)) && source.size() == instruction.size();
                     if (!sameShape && !positional) {
                         throw new IllegalArgumentException("instruction %" + i + " mixes shapes "
                                 + Arrays.toString(instruction.shape()) + " and " + Arrays.toString(source.shape()));
                     }
                 }
             }
-        }
-        if (reduction >= 0) {
-            Instruction reduce = instructions.get(reduction);
-            long expected = reduce.op() == Op.CONTRACT ? dev.ein4j.ir.Shapes.size(reduce.contractSpec().outputShape())
-                    : reducedSize(instructions.get(reduce.source(0)).shape(), reduce.axes());
-            if (reduce.size() != expected) {
-                throw new IllegalArgumentException("the reduction's shape does not hold its " + expected + " results");
+            if (segments[i] == Segment.OUTPUT && !isReduction(i) && !Arrays.equals(instruction.shape(), outputShape())) {
+                throw new IllegalArgumentException("instruction %" + i + " of shape " + Arrays.toString(instruction.shape())
+                        + " is not in the output shape " + Arrays.toString(outputShape()));
             }
+        }
+    }
+
+    private void validateReductions() {
+        if (reductions.length == 0) {
+            return;
+        }
+        Instruction first = instructions.get(reductions[0]);
+        for (int reduction : reductions) {
+            Instruction reduce = instructions.get(reduction);
             if (reduce.op() == Op.CONTRACT) {
+                if (reductions.length > 1) {
+                    throw new IllegalArgumentException("a kernel holds one contraction, or reductions, not both");
+                }
                 ContractSpec spec = reduce.contractSpec();
+                if (reduce.size() != dev.ein4j.ir.Shapes.size(spec.outputShape())) {
+                    throw new IllegalArgumentException("the contraction's shape does not hold its results");
+                }
                 if (!Arrays.equals(instructions.get(reduce.source(0)).shape(), spec.leftShape())
                         || !Arrays.equals(instructions.get(reduce.source(1)).shape(), spec.rightShape())) {
                     throw new IllegalArgumentException("contraction operands do not have the spec's shapes");
+                }
+                continue;
+            }
+            int[] source = instructions.get(reduce.source(0)).shape();
+            if (!Arrays.equals(source, instructions.get(first.source(0)).shape()) || !Arrays.equals(reduce.axes(), first.axes())
+                    || !Arrays.equals(reduce.shape(), first.shape())) {
+                throw new IllegalArgumentException("the reductions of a kernel share one source shape, axes and result shape");
+            }
+            if (reduce.size() != reducedSize(source, reduce.axes())) {
+                throw new IllegalArgumentException("the reduction's shape does not hold its " + reducedSize(source, reduce.axes())
+                        + " results");
+            }
+        }
+    }
+
+    private void validateOutputs() {
+        if (outputs.length == 0) {
+            throw new IllegalArgumentException("a kernel needs at least one output");
+        }
+        if (kind() == Kind.CONTRACT && outputs.length != 1) {
+            throw new IllegalArgumentException("a contraction kernel has one output");
+        }
+        long size = instructions.get(outputs[0]).size();
+        for (int k = 0; k < outputs.length; k++) {
+            int output = outputs[k];
+            if (output < 0 || output >= instructions.size()) {
+                throw new IllegalArgumentException("output " + k + " names no instruction: %" + output);
+            }
+            if (segments[output] != Segment.OUTPUT && !isReduction(output)) {
+                throw new IllegalArgumentException("output " + k + " (%" + output + ") is inside a prologue");
+            }
+            if (instructions.get(output).size() != size) {
+                throw new IllegalArgumentException("outputs of a kernel have one size");
+            }
+            for (int j = 0; j < k; j++) {
+                if (outputs[j] == output) {
+                    throw new IllegalArgumentException("instruction %" + output + " is written twice");
                 }
             }
         }
@@ -185,13 +255,13 @@ public final class Kernel {
 
     /** @return the program's shape */
     public Kind kind() {
-        if (reduction < 0) {
+        if (reductions.length == 0) {
             return Kind.ELEMENTWISE;
         }
-        return instructions.get(reduction).op() == Op.CONTRACT ? Kind.CONTRACT : Kind.REDUCE;
+        return instructions.get(reductions[0]).op() == Op.CONTRACT ? Kind.CONTRACT : Kind.REDUCE;
     }
 
-    /** @return the instructions, sources first, output last */
+    /** @return the instructions, sources first */
     public List<Instruction> instructions() {
         return instructions;
     }
@@ -209,9 +279,27 @@ public final class Kernel {
         return instructions.size();
     }
 
-    /** @return the index of the REDUCE or CONTRACT instruction, −1 for elementwise kernels */
+    /** @return the index of the (first) REDUCE or CONTRACT instruction, −1 for elementwise kernels */
     public int reductionIndex() {
-        return reduction;
+        return reductions.length == 0 ? -1 : reductions[0];
+    }
+
+    /** @return the indices of the reductions (one CONTRACT, or REDUCEs over one source shape and axes), ascending */
+    public int[] reductionIndices() {
+        return reductions.clone();
+    }
+
+    /** @return the number of reductions */
+    public int reductionCount() {
+        return reductions.length;
+    }
+
+    /**
+     * @param index an instruction's index
+     * @return whether it is a reduction
+     */
+    public boolean isReduction(int index) {
+        return instructions.get(index).isReduction();
     }
 
     /**
@@ -235,29 +323,63 @@ public final class Kernel {
         return inputTypes.get(slot);
     }
 
-    /** @return the output instruction (the last) */
-    public Instruction output() {
-        return instructions.get(instructions.size() - 1);
+    /** @return the number of parameter slots ({@link Parameters#size()} of every launch) */
+    public int parameterCount() {
+        return parameterCount;
     }
 
-    /** @return the output buffer's type */
+    /** @return the number of output buffers */
+    public int outputCount() {
+        return outputs.length;
+    }
+
+    /**
+     * @param output an output buffer's position
+     * @return the instruction whose values it receives
+     */
+    public int outputIndex(int output) {
+        return outputs[output];
+    }
+
+    /** @return the instructions written to the outputs, in buffer order */
+    public int[] outputIndices() {
+        return outputs.clone();
+    }
+
+    /**
+     * @param output an output buffer's position
+     * @return the instruction it receives
+     */
+    public Instruction output(int output) {
+        return instructions.get(outputs[output]);
+    }
+
+    /**
+     * @param output an output buffer's position
+     * @return that buffer's type
+     */
+    public DType outputType(int output) {
+        return output(output).dtype();
+    }
+
+    /** @return the first output buffer's type */
     public DType outputType() {
-        return output().dtype();
+        return outputType(0);
     }
 
-    /** @return the output buffer's shape (compact, row-major) */
+    /** @return the output shape, every output buffer's (compact, row-major) */
     public int[] outputShape() {
-        return output().shape();
+        return instructions.get(outputs[0]).shape();
     }
 
-    /** @return the number of output elements */
+    /** @return the number of elements of each output */
     public long outputSize() {
-        return output().size();
+        return instructions.get(outputs[0]).size();
     }
 
     /** @return the contraction's spec, or null if this is not a contract kernel */
     public ContractSpec contractSpec() {
-        return kind() == Kind.CONTRACT ? instructions.get(reduction).contractSpec() : null;
+        return kind() == Kind.CONTRACT ? instructions.get(reductions[0]).contractSpec() : null;
     }
 
     /**
@@ -277,7 +399,7 @@ public final class Kernel {
         if (kind() != Kind.CONTRACT) {
             return null;
         }
-        Instruction operand = instructions.get(instructions.get(reduction).source(side));
+        Instruction operand = instructions.get(instructions.get(reductions[0]).source(side));
         return operand.isLoad() && !operand.view().hasMask() ? operand : null;
     }
 
@@ -289,15 +411,23 @@ public final class Kernel {
         return java.util.stream.IntStream.range(0, segments.length).filter(i -> segments[i] == segment).toArray();
     }
 
-    /** @return whether an elementwise epilogue follows the reduction */
+    /** @return whether an elementwise epilogue follows the reductions (some output is not a reduction) */
     public boolean hasEpilogue() {
-        return reduction >= 0 && reduction < instructions.size() - 1;
+        if (reductions.length == 0) {
+            return false;
+        }
+        for (int output : outputs) {
+            if (!isReduction(output)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
     public boolean equals(Object other) {
         return other instanceof Kernel that && hash == that.hash && inputTypes.equals(that.inputTypes)
-                && instructions.equals(that.instructions);
+                && instructions.equals(that.instructions) && Arrays.equals(outputs, that.outputs);
     }
 
     @Override
@@ -311,11 +441,23 @@ public final class Kernel {
         for (int slot = 0; slot < inputTypes.size(); slot++) {
             inputs.add("in" + slot + " " + KernelFormat.type(inputTypes.get(slot)));
         }
-        StringBuilder text = new StringBuilder("kernel ").append(kind().name().toLowerCase(java.util.Locale.ROOT))
-                .append(' ').append(KernelFormat.type(outputType())).append(KernelFormat.shape(outputShape()))
+        StringBuilder text = new StringBuilder("kernel ").append(kind().name().toLowerCase(java.util.Locale.ROOT)).append(' ');
+        for (int k = 0; k < outputs.length; k++) {
+            text.append(k == 0 ? "" : ", ").append(KernelFormat.type(outputType(k)));
+        }
+        text.append(KernelFormat.shape(outputShape()))
                 .append(" <- ").append(inputs.isEmpty() ? "nothing" : String.join(", ", inputs));
+        if (parameterCount > 0) {
+            text.append(" (").append(parameterCount).append(parameterCount == 1 ? " parameter)" : " parameters)");
+        }
         for (int i = 0; i < instructions.size(); i++) {
             text.append("\n  ").append(instructions.get(i).format(i));
+        }
+        if (outputs.length > 1 || outputs[0] != instructions.size() - 1) {
+            text.append("\n  outputs");
+            for (int output : outputs) {
+                text.append(" %").append(output);
+            }
         }
         return text.toString();
     }

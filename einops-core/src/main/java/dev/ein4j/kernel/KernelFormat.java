@@ -5,7 +5,7 @@ import dev.ein4j.ir.View;
 import java.util.Arrays;
 
 /** Short printed forms used by kernel listings. */
-final class KernelFormat {
+public final class KernelFormat {
 
     private KernelFormat() {
     }
@@ -32,7 +32,11 @@ final class KernelFormat {
         return text;
     }
 
-    static String number(double value) {
+    /**
+     * @param value a number
+     * @return it as kernels print it (integers without a fraction)
+     */
+    public static String number(double value) {
         return value == Math.rint(value) && !Double.isInfinite(value) && Math.abs(value) < 1e15
                 ? Long.toString((long) value) + (value == 0 && 1 / value < 0 ? " (-0)" : "") : Double.toString(value);
     }

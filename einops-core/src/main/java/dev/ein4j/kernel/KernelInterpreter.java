@@ -23,54 +23,95 @@ public final class KernelInterpreter {
     }
 
     /**
+     * Runs a kernel with one output.
+     *
      * @param kernel the kernel
      * @param output a host array of the kernel's output type and size, overwritten
      * @param inputs one host array per input slot, of the slot's type
+     * @param parameters the launch's constants and seeds
      */
-    public static void run(Kernel kernel, HostData output, List<HostData> inputs) {
-        if (output.length() != kernel.outputSize() || output.dtype() != kernel.outputType()) {
-            throw new IllegalArgumentException("output buffer " + output.dtype() + "[" + output.length()
-                    + "] for a kernel writing " + kernel.outputType() + "[" + kernel.outputSize() + "]");
-        }
-        double[] reductionValues = switch (kernel.kind()) {
+    public static void run(Kernel kernel, HostData output, List<HostData> inputs, Parameters parameters) {
+        run(kernel, List.of(output), inputs, parameters);
+    }
+
+    /**
+     * @param kernel the kernel
+     * @param outputs one host array per output, of its type and the kernel's output size, overwritten
+     *     (an output may be one of the inputs when the kernel reads it only at the element it writes)
+     * @param inputs one host array per input slot, of the slot's type
+     * @param parameters the launch's constants and seeds, {@link Kernel#parameterCount()} of them
+     */
+    public static void run(Kernel kernel, List<HostData> outputs, List<HostData> inputs, Parameters parameters) {
+        check(kernel, outputs, parameters);
+        double[][] reductionValues = switch (kernel.kind()) {
             case ELEMENTWISE -> null;
-            case REDUCE -> reduce(kernel, inputs);
-            case CONTRACT -> contract(kernel, inputs);
+            case REDUCE -> reduce(kernel, inputs, parameters);
+            case CONTRACT -> contract(kernel, inputs, parameters);
         };
-        int root = kernel.size() - 1;
-        if (root == kernel.reductionIndex()) {
-            for (int i = 0; i < reductionValues.length; i++) {
-                output.set(i, reductionValues[i]);
+        if (!kernel.hasEpilogue() && reductionValues != null) {
+            for (int k = 0; k < outputs.size(); k++) {
+                double[] values = reductionValues[kernel.outputIndex(k)];
+                HostData output = outputs.get(k);
+                for (int i = 0; i < values.length; i++) {
+                    output.set(i, values[i]);
+                }
             }
             return;
         }
-        ChunkEvaluator epilogue = new ChunkEvaluator(kernel, Kernel.Segment.OUTPUT, inputs);
+        ChunkEvaluator epilogue = new ChunkEvaluator(kernel, Kernel.Segment.OUTPUT, inputs, parameters);
         epilogue.setReductionValues(reductionValues);
+        // every output's chunk is computed before any is stored: an output may be an input read in place
+        double[][] chunks = new double[outputs.size()][];
         ChunkEvaluator.forEachChunk(kernel.outputShape(), (outer, rowFlat, start, length) -> {
             epilogue.evaluate(outer, rowFlat, start, length);
-            double[] values = epilogue.values(root);
-            for (int j = 0; j < length; j++) {
-                output.set((int) (rowFlat + start + j), values[j]);
+            for (int k = 0; k < chunks.length; k++) {
+                chunks[k] = epilogue.values(kernel.outputIndex(k));
+            }
+            for (int k = 0; k < chunks.length; k++) {
+                HostData output = outputs.get(k);
+                for (int j = 0; j < length; j++) {
+                    output.set((int) (rowFlat + start + j), chunks[k][j]);
+                }
             }
         });
     }
 
-    /** @return the reduction's results in the row-major order of the reduced shape, rounded to its type */
-    private static double[] reduce(Kernel kernel, List<HostData> inputs) {
-        Instruction reduce = kernel.instruction(kernel.reductionIndex());
-        int source = reduce.source(0);
-        int[] shape = kernel.instruction(source).shape();
+    private static void check(Kernel kernel, List<HostData> outputs, Parameters parameters) {
+        if (outputs.size() != kernel.outputCount()) {
+            throw new IllegalArgumentException(outputs.size() + " output buffers for a kernel of " + kernel.outputCount() + " outputs");
+        }
+        for (int k = 0; k < outputs.size(); k++) {
+            HostData output = outputs.get(k);
+            if (output.length() != kernel.outputSize() || output.dtype() != kernel.outputType(k)) {
+                throw new IllegalArgumentException("output buffer " + output.dtype() + "[" + output.length()
+                        + "] for a kernel writing " + kernel.outputType(k) + "[" + kernel.outputSize() + "]");
+            }
+        }
+        if (parameters.size() < kernel.parameterCount()) {
+            throw new IllegalArgumentException(parameters.size() + " parameters for a kernel reading " + kernel.parameterCount());
+        }
+    }
+
+    /** @return each reduction's results (indexed by instruction) in the row-major order of the reduced shape, rounded */
+    private static double[][] reduce(Kernel kernel, List<HostData> inputs, Parameters parameters) {
+        int[] reductions = kernel.reductionIndices();
+        Instruction first = kernel.instruction(reductions[0]);
+        int[] shape = kernel.instruction(first.source(0)).shape();
         int[] reduced = shape.clone();
-        for (int axis : reduce.axes()) {
+        for (int axis : first.axes()) {
             reduced[axis] = 1;
         }
         long[] outStrides = Shapes.contiguousStrides(reduced);
-        for (int axis : reduce.axes()) {
+        for (int axis : first.axes()) {
             outStrides[axis] = 0;
         }
         int count = (int) Shapes.size(reduced);
-        Accumulator accumulator = new Accumulator(reduce.op(), reduce.dtype(), count);
-        ChunkEvaluator prologue = new ChunkEvaluator(kernel, Kernel.Segment.REDUCE_SOURCE, inputs);
+        Accumulator[] accumulators = new Accumulator[reductions.length];
+        for (int r = 0; r < reductions.length; r++) {
+            Instruction reduce = kernel.instruction(reductions[r]);
+            accumulators[r] = new Accumulator(reduce.op(), reduce.dtype(), count);
+        }
+        ChunkEvaluator prologue = new ChunkEvaluator(kernel, Kernel.Segment.REDUCE_SOURCE, inputs, parameters);
         int last = shape.length - 1;
         long innerStride = last < 0 ? 0 : outStrides[last];
         ChunkEvaluator.forEachChunk(shape, (outer, rowFlat, start, length) -> {
@@ -79,13 +120,26 @@ public final class KernelInterpreter {
             for (int k = 0; k < last; k++) {
                 target += outer[k] * outStrides[k];
             }
-            accumulator.add(prologue.values(source), length, (int) (target + start * innerStride), (int) innerStride);
+            for (int r = 0; r < reductions.length; r++) {
+                accumulators[r].add(prologue.values(kernel.instruction(reductions[r]).source(0)), length,
+                        (int) (target + start * innerStride), (int) innerStride);
+            }
         });
-        return accumulator.results();
+        double[][] results = new double[kernel.size()][];
+        for (int r = 0; r < reductions.length; r++) {
+            results[reductions[r]] = accumulators[r].results();
+        }
+        return results;
     }
 
-    /** @return the contraction's results in the row-major order of the spec's output shape */
-    private static double[] contract(Kernel kernel, List<HostData> inputs) {
+    /** @return the contraction's results (at its instruction's index) in the row-major order of the spec's output shape */
+    private static double[][] contract(Kernel kernel, List<HostData> inputs, Parameters parameters) {
+        double[][] results = new double[kernel.size()][];
+        results[kernel.reductionIndex()] = contractValues(kernel, inputs, parameters);
+        return results;
+    }
+
+    private static double[] contractValues(Kernel kernel, List<HostData> inputs, Parameters parameters) {
         Instruction contract = kernel.instruction(kernel.reductionIndex());
         ContractSpec spec = contract.contractSpec();
         if (Shapes.size(spec.outputShape()) == 0) {
@@ -94,9 +148,9 @@ public final class KernelInterpreter {
         Instruction leftLoad = kernel.leftOperand();
         Instruction rightLoad = kernel.rightOperand();
         HostData left = leftLoad != null ? inputs.get(leftLoad.input())
-                : evaluateOperand(kernel, Kernel.Segment.LEFT, contract.source(0), inputs);
+                : evaluateOperand(kernel, Kernel.Segment.LEFT, contract.source(0), inputs, parameters);
         HostData right = rightLoad != null ? inputs.get(rightLoad.input())
-                : evaluateOperand(kernel, Kernel.Segment.RIGHT, contract.source(1), inputs);
+                : evaluateOperand(kernel, Kernel.Segment.RIGHT, contract.source(1), inputs, parameters);
         ContractSpec layout = spec.withOperands(
                 leftLoad != null ? leftLoad.view() : View.contiguous(spec.leftShape()),
                 rightLoad != null ? rightLoad.view() : View.contiguous(spec.rightShape()));
@@ -130,14 +184,16 @@ public final class KernelInterpreter {
                 }
             }
         }
+        layout.replicate((from, to) -> results[(int) to] = results[(int) from]);
         return results;
     }
 
     /** A prologue evaluated into a compact array of the operand's shape. */
-    private static HostData evaluateOperand(Kernel kernel, Kernel.Segment segment, int root, List<HostData> inputs) {
+    private static HostData evaluateOperand(Kernel kernel, Kernel.Segment segment, int root, List<HostData> inputs,
+                                            Parameters parameters) {
         Instruction operand = kernel.instruction(root);
         HostData compact = HostData.allocate(DType.FLOAT64, (int) operand.size());
-        ChunkEvaluator evaluator = new ChunkEvaluator(kernel, segment, inputs);
+        ChunkEvaluator evaluator = new ChunkEvaluator(kernel, segment, inputs, parameters);
         ChunkEvaluator.forEachChunk(operand.shape(), (outer, rowFlat, start, length) -> {
             evaluator.evaluate(outer, rowFlat, start, length);
             double[] values = evaluator.values(root);

@@ -7,6 +7,8 @@ import dev.ein4j.error.EinopsException;
 import dev.ein4j.ir.DType;
 import dev.ein4j.kernel.HostData;
 import dev.ein4j.kernel.Kernel;
+import dev.ein4j.kernel.Parameters;
+import dev.ein4j.backend.DeviceMemoryException;
 import dev.ein4j.kernel.KernelInterpreter;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +41,12 @@ public final class ReferenceBackend implements Backend {
         if (size < 0 || size > CAPABILITIES.maxBufferElements()) {
             throw new EinopsException("reference backend: cannot allocate " + size + " elements");
         }
-        return new ReferenceBuffer(dtype, (int) size);
+        try {
+            return new ReferenceBuffer(dtype, (int) size);
+        } catch (OutOfMemoryError full) {
+            throw new DeviceMemoryException("reference backend: the Java heap has no room for " + size + " "
+                    + dtype.numpyName() + " elements", full);
+        }
     }
 
     @Override
@@ -66,12 +73,16 @@ public final class ReferenceBackend implements Backend {
     }
 
     @Override
-    public void execute(Kernel kernel, DeviceBuffer output, List<DeviceBuffer> inputs) {
-        List<HostData> arrays = new ArrayList<>(inputs.size());
+    public void execute(Kernel kernel, List<DeviceBuffer> outputs, List<DeviceBuffer> inputs, Parameters parameters) {
+        List<HostData> in = new ArrayList<>(inputs.size());
         for (DeviceBuffer input : inputs) {
-            arrays.add(own(input).data);
+            in.add(own(input).data);
         }
-        KernelInterpreter.run(kernel, own(output).data, arrays);
+        List<HostData> out = new ArrayList<>(outputs.size());
+        for (DeviceBuffer output : outputs) {
+            out.add(own(output).data);
+        }
+        KernelInterpreter.run(kernel, out, in, parameters);
     }
 
     @Override

@@ -35,7 +35,7 @@ final class MemoryPlanner {
     DeviceBuffer take(DType dtype, long size) {
         Deque<DeviceBuffer> candidates = free.get(new SizeClass(dtype, size));
         DeviceBuffer reused = candidates == null ? null : candidates.poll();
-        return reused != null ? reused : backend.allocate(dtype, size);
+        return reused != null ? reused : Allocation.allocate(backend, dtype, size);
     }
 
     /** @param buffer a buffer no later launch of this realization reads */

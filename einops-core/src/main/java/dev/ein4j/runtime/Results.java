@@ -1,29 +1,24 @@
 package dev.ein4j.runtime;
 
 import dev.ein4j.ir.Node;
-import java.util.Map;
-import java.util.WeakHashMap;
 
 /**
- * The computed data of nodes: the runtime's side table, so that the IR stays a pure description
- * (the graph package knows nothing of buffers). An entry lives as long as its node is reachable;
- * leaves (user data) are bound when they are made, other nodes when a realization computes them.
+ * The computed data of nodes, kept on each node by the runtime ({@link Lifetimes}): the IR stays a
+ * description, and a node's data goes when the node is closed, its scope ends, or nothing can reach
+ * it any more. Leaves (user data) are bound when they are made, other nodes when a realization
+ * computes them.
  */
 public final class Results {
-
-    private static final Map<Node, Realized> TABLE = new WeakHashMap<>();
 
     private Results() {
     }
 
     /**
      * @param node a node
-     * @return its computed data, or null if it is not computed (or not kept)
+     * @return its computed data, or null if it is not computed (or not kept, or closed)
      */
     public static Realized get(Node node) {
-        synchronized (TABLE) {
-            return TABLE.get(node);
-        }
+        return Lifetimes.data(node);
     }
 
     /**
@@ -31,7 +26,7 @@ public final class Results {
      * @return whether its data is computed
      */
     public static boolean isRealized(Node node) {
-        return get(node) != null;
+        return Lifetimes.data(node) != null;
     }
 
     /**
@@ -42,9 +37,6 @@ public final class Results {
      * @return the data now bound to the node
      */
     public static Realized bind(Node node, Realized data) {
-        synchronized (TABLE) {
-            Realized existing = TABLE.putIfAbsent(node, data);
-            return existing != null ? existing : data;
-        }
+        return Lifetimes.bind(node, data);
     }
 }

@@ -11,10 +11,10 @@ import dev.ein4j.kernel.Kernel;
 import dev.ein4j.kernel.Kernel.Segment;
 import dev.ein4j.runtime.Schedule.Origin;
 import dev.ein4j.runtime.Schedule.Value;
-import dev.ein4j.runtime.Scheduler.Decision;
-import java.util.ArrayDeque;
+import dev.ein4j.runtime.Scheduler.Group;
+import dev.ein4j.runtime.Scheduler.Instance;
 import java.util.ArrayList;
-import java.util.Deque;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -22,9 +22,10 @@ import java.util.Map;
 
 /**
  * Turns the {@link Scheduler}'s decisions into a {@link Schedule}: one kernel per group, its
- * program emitted from the group's root down to loads, generators and fused nodes (an explicit
- * stack, no recursion), movement folded into the views. Where a chain of moves cannot be one
- * strided view of a buffer, a copy kernel makes the buffer compact first.
+ * program emitted from the group's outputs down to loads, generators and fused nodes, following the
+ * source instances the scheduler recorded (an explicit stack, no recursion); movement folded into
+ * the views. Where a chain of moves cannot be one strided view of a buffer, a copy kernel makes the
+ * buffer compact first. The builder decides nothing about fusion; it only emits.
  */
 final class ScheduleBuilder {
 
@@ -33,48 +34,77 @@ final class ScheduleBuilder {
     }
 
     private final Scheduler scheduler;
+    private final GraphWalk walk;
     private final Backend backend;
     private final Schedule schedule = new Schedule();
     private final Map<Node, Located> located = new IdentityHashMap<>();
 
-    private ScheduleBuilder(Scheduler scheduler, Backend backend) {
+    private ScheduleBuilder(Scheduler scheduler, GraphWalk walk, Backend backend) {
         this.scheduler = scheduler;
+        this.walk = walk;
         this.backend = backend;
     }
 
     /**
-     * @param wanted the nodes to compute (none of them computed yet)
+     * @param walk the walked graph
+     * @param wanted the nodes to compute (none of them computed yet), in the walk's order of roots
+     * @param assignTargets for an assignment, the leaf each wanted value is written into (same
+     *     length as wanted); empty for a plain realization
      * @param backend the backend that will run the schedule
+     * @param fusion whether nodes fuse into kernels
      * @return the schedule
      */
-    static Schedule build(List<Node> wanted, Backend backend) {
-        ScheduleBuilder builder = new ScheduleBuilder(new Scheduler(wanted), backend);
+    static Schedule build(GraphWalk walk, List<Node> wanted, List<Node> assignTargets, Backend backend, boolean fusion) {
+        ScheduleBuilder builder = new ScheduleBuilder(new Scheduler(walk, wanted, fusion), walk, backend);
         builder.locateLeaves();
-        for (Scheduler.Group group : builder.scheduler.groups()) {
+        for (Group group : builder.scheduler.groups()) {
             builder.buildGroup(group);
         }
-        builder.bind(wanted);
+        if (assignTargets.isEmpty()) {
+            builder.bind(wanted);
+        } else {
+            Assignments.plan(builder.schedule, builder.results(wanted), assignTargets, walk);
+        }
+        builder.bindExtras();
         return builder.schedule;
     }
 
     private void locateLeaves() {
-        for (Node node : scheduler.order()) {
-            Realized data = scheduler.leafData(node);
-            if (data != null) {
-                boolean local = data.storage().backend() == backend;
-                int[] shape = local ? new int[] {(int) Math.min(Integer.MAX_VALUE, data.storage().buffer().size())} : node.shape();
-                Value value = schedule.newValue(local ? Origin.EXISTING : Origin.TRANSFERRED, node.dtype(), shape, data);
-                located.put(node, new Located(value, local ? data.view() : View.contiguous(node.shape())));
-            }
+        for (int i = 0; i < walk.leaves.size(); i++) {
+            Node node = walk.leaves.get(i);
+            Realized data = walk.leafData.get(i);
+            boolean local = data.storage().backend() == backend;
+            int[] shape = local ? new int[] {(int) Math.min(Integer.MAX_VALUE, data.storage().buffer().size())} : node.shape();
+            Value value = schedule.leaf(local ? Origin.LEAF : Origin.TRANSFERRED, node.dtype(), shape, i);
+            located.put(node, new Located(value, local ? data.view() : View.contiguous(node.shape())));
         }
     }
 
-    private void bind(List<Node> wanted) {
+    /** @return each wanted node's value and view, with the moves of requested views applied */
+    private List<Assignments.Result> results(List<Node> wanted) {
+        List<Assignments.Result> results = new ArrayList<>();
         for (Node node : wanted) {
-            Located result = located(scheduler.base(node));
-            result = follow(result, scheduler.path(node));
+            Located result = follow(located(scheduler.base(node)), scheduler.path(node));
+            results.add(new Assignments.Result(walk.reference(node), result.value(), result.view()));
+        }
+        return results;
+    }
+
+    private void bind(List<Node> wanted) {
+        for (Assignments.Result result : results(wanted)) {
             result.value().pinned = true;
-            schedule.bindings.add(new Schedule.Binding(node, result.value(), result.view()));
+            schedule.bindings.add(new Schedule.Binding(result.position(), result.value(), result.view()));
+        }
+    }
+
+    /** Nodes kept besides the requested ones: random tensors on first use, RANDs read by several kernels. */
+    private void bindExtras() {
+        for (Node node : scheduler.extraBindings()) {
+            Located result = located.get(node);
+            if (result != null) {
+                result.value().pinned = true;
+                schedule.bindings.add(new Schedule.Binding(walk.reference(node), result.value(), result.view()));
+            }
         }
     }
 
@@ -93,7 +123,7 @@ final class ScheduleBuilder {
         for (Node move : moves) {
             View next = Access.apply(move, view);
             if (next == null) {
-                value = schedule.launch(Kernel.copy(value.dtype, view, value.dtype), view.shape(), List.of(value)).output();
+                value = schedule.launch(Kernel.copy(value.dtype, view, value.dtype), List.of(value)).outputs().get(0);
                 view = View.contiguous(view.shape());
                 next = Access.apply(move, view);
             }
@@ -104,93 +134,75 @@ final class ScheduleBuilder {
 
     // ------------------------------------------------------------------ one kernel
 
+    /** An instruction's identity inside one kernel: the node, its segment and how it is read. */
     private record Key(Node node, Segment segment, Access access) {
+        static Key of(Instance instance) {
+            return new Key(instance.node(), instance.segment(), instance.access());
+        }
     }
 
     private final class Emitter {
-        final Scheduler.Group group;
+        final Group group;
         final List<Instruction> program = new ArrayList<>();
         final List<Value> slots = new ArrayList<>();
         final Map<Value, Integer> slotOf = new IdentityHashMap<>();
         final Map<Key, Integer> emitted = new HashMap<>();
         final Map<Map.Entry<Segment, Instruction>, Integer> distinct = new HashMap<>();
+        final ParameterSlots parameters = new ParameterSlots();
         Segment segment = Segment.OUTPUT;
 
-        Emitter(Scheduler.Group group) {
+        Emitter(Group group) {
             this.group = group;
         }
 
-        /** Post-order emission of the requests reachable from the root, by explicit stack. */
-        int emitRoot() {
-            Key root = new Key(group.root, Segment.OUTPUT, Access.direct(group.root));
-            Deque<Key> stack = new ArrayDeque<>();
-            Deque<List<Key>> pending = new ArrayDeque<>();
-            stack.push(root);
-            pending.push(sourceRequests(root));
+        /** Post-order emission of everything an output reads, by explicit stack. */
+        int emit(Instance root) {
+            List<Instance> stack = new ArrayList<>();
+            stack.add(root);
             while (!stack.isEmpty()) {
-                Key key = stack.peek();
-                List<Key> sources = pending.peek();
-                Key next = sources.stream().filter(source -> !emitted.containsKey(source)).findFirst().orElse(null);
-                if (next != null) { // a DAG: a request is finished before its first requester resumes
-                    stack.push(next);
-                    pending.push(sourceRequests(next));
+                Instance instance = stack.get(stack.size() - 1);
+                Key key = Key.of(instance);
+                if (emitted.containsKey(key)) {
+                    stack.remove(stack.size() - 1);
                     continue;
                 }
-                stack.pop();
-                pending.pop();
-                if (!emitted.containsKey(key)) {
-                    emitted.put(key, emit(key, sources));
-                }
-            }
-            return emitted.get(root);
-        }
-
-        /** The requests a key's computation reads (none for loads and generators). */
-        List<Key> sourceRequests(Key key) {
-            Node node = key.node();
-            if (!computesHere(node)) {
-                return List.of();
-            }
-            List<Key> requests = new ArrayList<>();
-            for (int i = 0; i < node.sourceCount(); i++) {
-                Node base = scheduler.base(node.source(i));
-                List<Node> path = scheduler.path(node.source(i));
-                if (node.op() == Op.CONTRACT) {
-                    if (!path.isEmpty() && path.get(path.size() - 1).op() == Op.EXPAND) {
-                        path = path.subList(0, path.size() - 1);
+                Instance[] sources = computes(instance.node()) ? scheduler.sources(instance) : new Instance[0];
+                Instance pending = null;
+                for (Instance source : sources) {
+                    if (!emitted.containsKey(Key.of(source))) {
+                        pending = source;
+                        break;
                     }
-                    requests.add(new Key(base, i == 0 ? Segment.LEFT : Segment.RIGHT, Access.of(base, path)));
-                } else if (Scheduler.isReduction(node)) {
-                    requests.add(new Key(base, Segment.REDUCE_SOURCE, Access.of(base, path)));
-                } else {
-                    requests.add(new Key(base, key.segment(), Access.of(base, path).then(base, key.access())));
                 }
+                if (pending != null) { // a DAG: a source is finished before its first reader resumes
+                    stack.add(pending);
+                    continue;
+                }
+                stack.remove(stack.size() - 1);
+                emitted.put(key, emitOne(instance, sources));
             }
-            return requests;
+            return emitted.get(Key.of(root));
         }
 
-        /** Whether the node's computation is emitted into this kernel (rather than loaded or generated). */
-        boolean computesHere(Node node) {
-            if (scheduler.isLeaf(node) || node.op().group() == Op.Group.CREATION) {
-                return false;
-            }
-            Decision decision = scheduler.decision(node);
-            return decision == Decision.FUSE || decision == Decision.DUPLICATE || decision == Decision.REDUCTION
-                    || decision == Decision.REALIZE && node == group.root;
+        boolean computes(Node node) {
+            return scheduler.computesIn(node, group);
         }
 
-        int emit(Key key, List<Key> sources) {
-            Node node = key.node();
-            segment = key.segment();
-            int[] shape = shapeOf(key);
+        int emitOne(Instance instance, Instance[] sources) {
+            Node node = instance.node();
+            segment = instance.segment();
             if (node.op().group() == Op.Group.CREATION && !scheduler.isLeaf(node)
-                    && (scheduler.decision(node) == Decision.INLINE || node == group.root)) {
-                return generator(key);
+                    && (scheduler.isInlined(node) || scheduler.owner(node) == group)) {
+                return generator(node, instance.access().moves());
             }
-            if (!computesHere(node)) {
-                return load(key);
+            if (!computes(node)) {
+                return load(node, instance.access().moves());
             }
-            int[] inputs = sources.stream().mapToInt(emitted::get).toArray();
+            int[] inputs = new int[sources.length];
+            for (int i = 0; i < sources.length; i++) {
+                inputs[i] = emitted.get(Key.of(sources[i]));
+            }
+            int[] shape = shapeOf(instance);
             return switch (node.op().group()) {
                 case GRAPH -> inputs[0]; // CONTIGUOUS: inside a kernel, its source's value
                 case REDUCE -> add(Instruction.reduce(node.op(), node.dtype(), shape,
@@ -200,8 +212,8 @@ final class ScheduleBuilder {
             };
         }
 
-        int load(Key key) {
-            Located data = follow(located(key.node()), key.access().moves());
+        int load(Node node, List<Node> moves) {
+            Located data = follow(located(node), moves);
             Integer slot = slotOf.get(data.value());
             if (slot == null) {
                 slot = slots.size();
@@ -211,13 +223,12 @@ final class ScheduleBuilder {
             return add(Instruction.load(slot, data.value().dtype, data.view()));
         }
 
-        int generator(Key key) {
-            Node node = key.node();
+        int generator(Node node, List<Node> moves) {
             View view = node.op() == Op.CONST ? View.broadcastScalar(node.shape()) : View.contiguous(node.shape());
-            for (Node move : key.access().moves()) {
+            for (Node move : moves) {
                 view = Access.apply(move, view);
             }
-            return add(Instruction.generate(node.op(), node.dtype(), view, node.argument()));
+            return add(Instruction.generate(node.op(), node.dtype(), view, parameters.of(node)));
         }
 
         /**
@@ -226,8 +237,8 @@ final class ScheduleBuilder {
          * other operand is a prologue the backend evaluates compact first.
          */
         int contract(Node node, int[] shape, int left, int right) {
-            left = narrowBroadcast(left);
-            right = narrowBroadcast(right);
+            narrowBroadcast(left);
+            narrowBroadcast(right);
             Instruction leftOperand = program.get(left);
             Instruction rightOperand = program.get(right);
             ContractSpec spec = ContractSpec.of(node.source(0).shape(), leftOperand.shape(), rightOperand.shape(),
@@ -239,10 +250,10 @@ final class ScheduleBuilder {
             return operand.isLoad() && !operand.view().hasMask() ? operand.view() : View.contiguous(operand.shape());
         }
 
-        private int narrowBroadcast(int index) {
+        private void narrowBroadcast(int index) {
             Instruction operand = program.get(index);
             if (!operand.isLoad() || operand.view().hasMask()) {
-                return index;
+                return;
             }
             View view = operand.view();
             int[] starts = new int[view.rank()];
@@ -254,11 +265,9 @@ final class ScheduleBuilder {
                     narrowed = true;
                 }
             }
-            if (!narrowed) {
-                return index;
+            if (narrowed) {
+                program.set(index, Instruction.load(operand.input(), operand.dtype(), view.shrink(starts, ends)));
             }
-            program.set(index, Instruction.load(operand.input(), operand.dtype(), view.shrink(starts, ends)));
-            return index;
         }
 
         /** Adds an instruction, or finds the same one already in this segment (common subexpressions). */
@@ -269,41 +278,143 @@ final class ScheduleBuilder {
             });
         }
 
-        int[] shapeOf(Key key) {
-            View probe = key.access().probe();
+        int[] shapeOf(Instance instance) {
+            View probe = instance.access().probe();
             if (probe != null) {
                 return probe.shape();
             }
-            List<Node> moves = key.access().moves();
-            return moves.isEmpty() ? key.node().shape() : moves.get(moves.size() - 1).shape();
+            List<Node> moves = instance.access().moves();
+            return moves.isEmpty() ? instance.node().shape() : moves.get(moves.size() - 1).shape();
+        }
+
+        Kernel kernel(int[] outputs) {
+            return new Kernel(slots.stream().map(value -> value.dtype).toList(), program, outputs);
         }
     }
 
-    private void buildGroup(Scheduler.Group group) {
-        Node node0 = group.root;
-        if (node0.op() == Op.CONST) { // a requested constant: one element, read through zero strides
-            Kernel one = new Kernel(List.of(), List.of(Instruction.generate(Op.CONST, node0.dtype(),
-                    View.contiguous(new int[0]), node0.argument())));
-            Value value = schedule.launch(one, new int[0], List.of()).output();
-            located.put(node0, new Located(value, View.broadcastScalar(node0.shape())));
+    /** A kernel's parameter slots: each CONST or RAND node of the walk gets one, in order of first use. */
+    private final class ParameterSlots {
+        final Map<Integer, Integer> slotOfWalkParameter = new HashMap<>();
+        final List<Integer> sources = new ArrayList<>();
+        final List<Long> fixed = new ArrayList<>();
+
+        int of(Node node) {
+            if (node.op() == Op.IOTA) {
+                return -1;
+            }
+            int walkParameter = walk.parameterIndex(node);
+            return slotOfWalkParameter.computeIfAbsent(walkParameter, key -> {
+                sources.add(key);
+                fixed.add(0L);
+                return sources.size() - 1;
+            });
+        }
+
+        int[] sources() {
+            return sources.stream().mapToInt(Integer::intValue).toArray();
+        }
+
+        long[] fixed() {
+            return fixed.stream().mapToLong(Long::longValue).toArray();
+        }
+    }
+
+    private void buildGroup(Group group) {
+        if (group.scalar) {
+            buildScalar(group);
+            return;
+        }
+        Node root = group.root();
+        if (root.op() == Op.CONST && group.outputs.size() == 1) { // a requested constant: one element, read through zero strides
+            Emitter emitter = new Emitter(group);
+            emitter.add(Instruction.constant(emitter.parameters.of(root), root.dtype(), View.contiguous(new int[0])));
+            Value value = schedule.launch(emitter.kernel(new int[] {0}), List.of(), emitter.parameters.sources(),
+                    emitter.parameters.fixed()).outputs().get(0);
+            located.put(root, new Located(value, View.broadcastScalar(root.shape())));
             return;
         }
         Emitter emitter = new Emitter(group);
-        int root = emitter.emitRoot();
-        Node node = group.root;
-        if (root != emitter.program.size() - 1) {
-            throw new IllegalStateException("the root of a kernel must be its last instruction");
+        int[] outputs = new int[group.outputs.size()];
+        for (int k = 0; k < outputs.length; k++) {
+            outputs[k] = emitter.emit(outputInstance(group.outputs.get(k)));
         }
-        Instruction output = emitter.program.get(root);
-        if (emitter.program.size() == 1 && output.isLoad()) {
-            Value source = emitter.slots.get(output.input());
-            if (output.view().isContiguous() && source.size == node.size() && source.dtype == node.dtype()) {
-                located.put(node, new Located(source, View.contiguous(node.shape()))); // already compact: shared
+        if (outputs.length == 1 && emitter.program.size() == 1 && emitter.program.get(0).isLoad()) {
+            Instruction load = emitter.program.get(0);
+            Value source = emitter.slots.get(load.input());
+            if (load.view().isContiguous() && source.size == root.size() && source.dtype == root.dtype()) {
+                located.put(root, new Located(source, View.contiguous(root.shape()))); // already compact: shared
                 return;
             }
         }
-        Kernel kernel = new Kernel(emitter.slots.stream().map(value -> value.dtype).toList(), emitter.program);
-        Value output1 = schedule.launch(kernel, node.shape(), emitter.slots).output();
-        located.put(node, new Located(output1, View.contiguous(node.shape())));
+        outputs = Arrays.stream(outputs).distinct().toArray(); // a node and its compact copy are one instruction
+        Kernel kernel = emitter.kernel(outputs);
+        Schedule.Launch launch = schedule.launch(kernel, emitter.slots, emitter.parameters.sources(), emitter.parameters.fixed());
+        for (int k = 0; k < group.outputs.size(); k++) {
+            Node output = group.outputs.get(k);
+            int position = indexOf(outputs, emitter.emitted.get(Key.of(outputInstance(output))));
+            located.put(output, new Located(launch.outputs().get(position), View.contiguous(output.shape())));
+        }
+    }
+
+    /** Where an output node is computed in its kernel: its own root instance, or its place in the reader. */
+    private Instance outputInstance(Node output) {
+        return scheduler.outputInstance(output);
+    }
+
+    private static int indexOf(int[] values, int value) {
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] == value) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("output not in the kernel");
+    }
+
+    /**
+     * A constant expression computed as one element: its CONST generators and elementwise math at
+     * shape [], read by everyone through a broadcast view (padding and windows included).
+     */
+    private void buildScalar(Group group) {
+        Node root = group.root();
+        Emitter emitter = new Emitter(group);
+        Map<Node, Integer> done = new IdentityHashMap<>();
+        List<Node> stack = new ArrayList<>();
+        stack.add(root);
+        int[] scalar = new int[0];
+        while (!stack.isEmpty()) {
+            Node node = stack.get(stack.size() - 1);
+            if (done.containsKey(node)) {
+                stack.remove(stack.size() - 1);
+                continue;
+            }
+            Node pending = null;
+            for (int i = 0; i < node.sourceCount() && pending == null; i++) {
+                if (!done.containsKey(node.source(i))) {
+                    pending = node.source(i);
+                }
+            }
+            if (pending != null) {
+                stack.add(pending);
+                continue;
+            }
+            stack.remove(stack.size() - 1);
+            int index;
+            if (node.op() == Op.CONST) {
+                index = emitter.add(Instruction.constant(emitter.parameters.of(node), node.dtype(), View.contiguous(scalar)));
+            } else if (Scheduler.isTransparent(node) || node.op() == Op.CONTIGUOUS) {
+                index = done.get(node.source(0)); // one value everywhere: movement changes nothing
+            } else {
+                int[] inputs = new int[node.sourceCount()];
+                for (int i = 0; i < inputs.length; i++) {
+                    inputs[i] = done.get(node.source(i));
+                }
+                index = emitter.add(Instruction.apply(node.op(), node.dtype(), scalar, inputs));
+            }
+            done.put(node, index);
+        }
+        int output = done.get(root);
+        Value value = schedule.launch(emitter.kernel(new int[] {output}), List.of(), emitter.parameters.sources(),
+                emitter.parameters.fixed()).outputs().get(0);
+        located.put(root, new Located(value, View.broadcastScalar(root.shape())));
     }
 }

@@ -1,10 +1,11 @@
 package dev.ein4j.runtime;
 
-import dev.ein4j.ir.GraphOrder;
 import dev.ein4j.ir.Node;
 import dev.ein4j.ir.Op;
+import dev.ein4j.ir.View;
 import dev.ein4j.kernel.Kernel.Segment;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
@@ -14,9 +15,9 @@ import java.util.Set;
 
 /**
  * Decides which nodes of a graph get a buffer of their own and which are computed inside the
- * kernel of a consumer: the fusion rules. Nodes are visited consumers first (reverse topological
- * order); each node learns every place it is read (its instances: a kernel, a segment of it and an
- * {@link Access}) and is then
+ * kernel of a consumer: the fusion rules, all in this class. Nodes are visited consumers first
+ * (reverse topological order); each node learns every place it is read (its instances: a kernel,
+ * a segment of it and an {@link Access}) and is then
  *
  * <ul>
  *   <li><b>realized</b> (the root of its own kernel, writing a buffer) when it is requested, when a
@@ -25,21 +26,33 @@ import java.util.Set;
  *       (a broadcast would recompute it for every copy), or when its kernel is full;</li>
  *   <li><b>fused</b> into the single kernel that reads it, once per element, sharing the value
  *       among all its readers in that kernel (so {@code relu(x*w+b)}, which reads {@code x*w+b}
- *       twice, is one kernel);</li>
+ *       twice, is one kernel); a <em>requested</em> elementwise node read only by one kernel, element
+ *       for element, is fused there too and becomes an extra output of that kernel (Adam's moments
+ *       are written by the kernel that updates the parameter);</li>
  *   <li><b>duplicated</b> when it is elementwise and cheap (at most {@link #RECOMPUTE_LIMIT}
  *       primitives down to the nearest buffer): each reading kernel recomputes it, which costs
  *       less than writing and reading it back (softmax's {@code exp(x − max)} feeds both the sum
  *       and the division: three kernels, no intermediate of the input's size);</li>
- *   <li><b>inlined</b> when it is CONST, IOTA or RAND: a generator read through a view, like a load;</li>
+ *   <li><b>inlined</b> when it is CONST or IOTA, or a RAND read by one kernel: a generator read
+ *       through a view, like a load (a RAND read by several kernels is realized once, so that every
+ *       reader sees one draw without generating it twice);</li>
+ *   <li>computed as a <b>scalar</b> when it is a constant expression (CONST generators and
+ *       elementwise math on them) that would otherwise be realized: one element, read through a
+ *       broadcast view wherever it is needed, padding included;</li>
  *   <li>the <b>reduction</b> of its consumer's kernel when it is a REDUCE or CONTRACT read by one
  *       elementwise kernel without reordering: that kernel becomes its epilogue (a mean, a bias and
- *       activation after a matmul). A kernel holds at most one reduction, so a reduction read by a
- *       reduction's prologue is realized.</li>
+ *       activation after a matmul). A kernel holds one contraction or reductions over one source
+ *       shape and axes, so a reduction read by a reduction's prologue is realized.</li>
  * </ul>
  *
- * Movement nodes and DETACH are never computed: they fold into the views of loads and generators.
- * CONTIGUOUS is an alias of its source inside a kernel and a compact copy when requested.
- * Every value is thus computed once per realization, except the cheap elementwise recomputes above.
+ * After the decisions, kernels that are independent, read a common buffer and iterate over the
+ * same space (elementwise kernels of one shape, or reductions of one source shape and axes) are
+ * <b>merged</b> into one kernel with several outputs (a batch's mean and variance in one pass).
+ * Nodes computed once and kept ({@link Lifetimes#keepOnFirstUse}, random tensors) are realized
+ * and bound like requested ones. Movement nodes and DETACH are never computed: they fold into the
+ * views of loads and generators. CONTIGUOUS is an alias of its source inside a kernel and a
+ * compact copy when requested. Every value is computed once per realization, except the cheap
+ * elementwise recomputes above.
  */
 final class Scheduler {
 
@@ -48,75 +61,97 @@ final class Scheduler {
     /** The most nodes fused into one kernel (bounds kernel size and input count). */
     static final int GROUP_CAPACITY = 64;
 
-    private static volatile boolean fusion = !"false".equals(System.getProperty("ein4j.fusion"));
+    enum Decision { REALIZE, FUSE, DUPLICATE, INLINE, REDUCTION, SCALAR }
 
-    enum Decision { REALIZE, FUSE, DUPLICATE, INLINE, REDUCTION }
-
-    /** One kernel being formed: its root (the node it writes) and its reduction, if any. */
+    /** One kernel being formed: the nodes it writes, its reductions, and what it reads. */
     static final class Group {
-        final Node root;
-        Node reduction;
+        /** The nodes written to the kernel's outputs, its root first. */
+        final List<Node> outputs = new ArrayList<>();
+        /** REDUCE or CONTRACT nodes computed in it (a contraction alone, or reductions of one space). */
+        final List<Node> reductions = new ArrayList<>();
+        /** Groups whose outputs it loads. */
+        final Set<Group> reads = Collections.newSetFromMap(new IdentityHashMap<>());
+        /** Buffers it loads: leaves and other groups' outputs. */
+        final Set<Node> loads = Collections.newSetFromMap(new IdentityHashMap<>());
         int size;
+        Group mergedInto;
+        final boolean scalar;
 
-        Group(Node root) {
-            this.root = root;
+        Group(Node root, boolean scalar) {
+            outputs.add(root);
+            this.scalar = scalar;
+        }
+
+        Node root() {
+            return outputs.get(0);
+        }
+
+        /** @return the group this one was merged into, or itself */
+        Group resolve() {
+            Group group = this;
+            while (group.mergedInto != null) {
+                group = group.mergedInto;
+            }
+            return group;
         }
     }
 
-    /** Where a node is evaluated: a kernel, the segment of it, and how the node is read there. */
-    record Instance(Group group, Segment segment, Access access) {
+    /** Where a node is evaluated or read: a kernel, the segment of it, and how the node is read there. */
+    record Instance(Group group, Node node, Segment segment, Access access) {
     }
 
     /** A consumer reading a node through some moves; a null consumer is a requested view. */
     private record Use(Node consumer, int source, List<Node> path) {
     }
 
+    private final GraphWalk walk;
+    private final boolean fusion;
     private final Set<Node> targets = Collections.newSetFromMap(new IdentityHashMap<>());
-    private final Map<Node, Realized> leaves = new IdentityHashMap<>();
-    private final List<Node> order;
+    private final Set<Node> bound = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Map<Node, List<Use>> uses = new IdentityHashMap<>();
     private final Map<Node, Node> bases = new IdentityHashMap<>();
     private final Map<Node, List<Node>> paths = new IdentityHashMap<>();
     private final Map<Node, Integer> costs = new IdentityHashMap<>();
     /** Elementwise nodes computed from generators alone (no buffer), e.g. the reciprocal of a scalar. */
-    private final Set<Node> constantExpressions = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Set<Node> constantExpressions = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Constant expressions of CONST generators only: one value for every element. */
+    private final Set<Node> uniformExpressions = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Map<Node, Decision> decisions = new IdentityHashMap<>();
     private final Map<Node, List<Instance>> instances = new IdentityHashMap<>();
-    private final Map<Node, Group> roots = new IdentityHashMap<>();
-    private final List<Group> groups = new ArrayList<>();
+    private final Map<Instance, Instance[]> sourcesOf = new java.util.HashMap<>();
+    private final Map<Node, Group> owners = new IdentityHashMap<>();
+    private List<Group> groups = new ArrayList<>();
 
     /**
-     * @param wanted the nodes to compute
+     * @param walk the graph to compute, walked
+     * @param wanted the requested nodes (none computed)
+     * @param fusion whether nodes fuse (false: every primitive its own kernel, for tests)
      */
-    Scheduler(List<Node> wanted) {
+    Scheduler(GraphWalk walk, List<Node> wanted, boolean fusion) {
+        this.walk = walk;
+        this.fusion = fusion;
         targets.addAll(wanted);
-        // one snapshot of what is computed: another thread may realize nodes meanwhile
-        this.order = GraphOrder.postOrder(wanted, node -> !snapshot(node));
-        order.forEach(this::snapshot);
+        for (Node node : walk.order) {
+            if (Lifetimes.isKeptOnFirstUse(node)) {
+                targets.add(node);
+                bound.add(node);
+            }
+        }
         collectUses();
+        List<Node> order = walk.order;
         for (int i = order.size() - 1; i >= 0; i--) {
             Node node = order.get(i);
-            if (!isLeaf(node) && !isTransparent(node)) {
+            if (!isTransparent(node)) {
                 decide(node);
             }
         }
+        for (Node leaf : walk.leaves) {
+            decide(leaf); // records where each leaf is read
+        }
         Collections.reverse(groups); // roots were met consumers first
-    }
-
-    /** Turns fusion off (every primitive its own kernel) or on; for tests that compare the two. */
-    static void setFusion(boolean enabled) {
-        fusion = enabled;
-    }
-
-    private boolean snapshot(Node node) {
-        if (leaves.containsKey(node)) {
-            return true;
+        if (fusion) {
+            mergeSiblings();
         }
-        Realized data = Results.get(node);
-        if (data != null) {
-            leaves.put(node, data);
-        }
-        return data != null;
     }
 
     static boolean isTransparent(Node node) {
@@ -128,25 +163,15 @@ final class Scheduler {
      * @return whether it was computed when scheduling began (then it is read, never recomputed)
      */
     boolean isLeaf(Node node) {
-        return leaves.containsKey(node);
-    }
-
-    /**
-     * @param node a leaf
-     * @return its data as it was when scheduling began
-     */
-    Realized leafData(Node node) {
-        return leaves.get(node);
+        Integer position = walk.positions.get(node);
+        return position != null && position < 0;
     }
 
     // ------------------------------------------------------------------ uses
 
     /** Follows movement chains so that every use names the computing (or leaf) node it reads. */
     private void collectUses() {
-        for (Node node : order) {
-            if (isLeaf(node)) {
-                continue;
-            }
+        for (Node node : walk.order) {
             if (isTransparent(node)) {
                 Node source = node.source(0);
                 boolean through = !isLeaf(source) && isTransparent(source);
@@ -156,17 +181,19 @@ final class Scheduler {
                 paths.put(node, path);
             } else {
                 for (int i = 0; i < node.sourceCount(); i++) {
-                    Node source = node.source(i);
-                    addUse(source, new Use(node, i, List.of()));
+                    addUse(node.source(i), new Use(node, i, List.of()));
                 }
             }
             costs.put(node, cost(node));
             if (isConstantExpression(node)) {
                 constantExpressions.add(node);
+                if (isUniform(node)) {
+                    uniformExpressions.add(node);
+                }
             }
         }
         for (Node target : targets) {
-            if (!isLeaf(target) && isTransparent(target)) {
+            if (isTransparent(target)) {
                 addUse(target, new Use(null, 0, List.of()));
             }
         }
@@ -209,6 +236,25 @@ final class Scheduler {
         return true;
     }
 
+    /**
+     * Whether a constant expression has one value everywhere: built from CONST alone (no IOTA, no
+     * RAND) by elementwise math and movement other than padding (which mixes a fill value in).
+     */
+    private boolean isUniform(Node node) {
+        if (node.op().group() == Op.Group.CREATION) {
+            return node.op() == Op.CONST;
+        }
+        if (node.op() == Op.PAD) {
+            return false;
+        }
+        for (int i = 0; i < node.sourceCount(); i++) {
+            if (!uniformExpressions.contains(node.source(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     static boolean isReduction(Node node) {
         return node.op().group() == Op.Group.REDUCE || node.op() == Op.CONTRACT;
     }
@@ -221,28 +267,49 @@ final class Scheduler {
         for (Use use : uses.getOrDefault(node, List.of())) {
             if (use.consumer() == null) {
                 requested = true;
-            } else {
-                places.addAll(sourceInstances(use.consumer(), use.source(), use.path()));
+                continue;
+            }
+            Node consumer = use.consumer();
+            for (Instance reader : computing(consumer)) {
+                Instance place = sourceInstance(reader, use.source(), use.path());
+                places.add(place);
+                sourcesOf.computeIfAbsent(reader, key -> new Instance[consumer.sourceCount()])[use.source()] = place;
             }
         }
         if (!requested && places.isEmpty()) {
             return; // only read by nodes that turned out to be computed already
         }
-        Decision decision = requested ? Decision.REALIZE : choose(node, places);
+        if (isLeaf(node)) {
+            places.forEach(place -> place.group().loads.add(node));
+            return;
+        }
+        Decision decision = choose(node, places, requested);
         decisions.put(node, decision);
-        if (decision == Decision.REALIZE) {
-            Group group = new Group(node);
+        if (decision == Decision.REALIZE || decision == Decision.SCALAR) {
+            Group group = new Group(node, decision == Decision.SCALAR);
             groups.add(group);
-            roots.put(node, group);
-            instances.put(node, List.of(new Instance(group, Segment.OUTPUT, Access.direct(node))));
+            owners.put(node, group);
+            instances.put(node, List.of(new Instance(group, node, Segment.OUTPUT, Access.direct(node))));
             if (isReduction(node)) {
-                group.reduction = node;
+                group.reductions.add(node);
+            }
+            for (Instance place : places) {
+                place.group().reads.add(group);
+                place.group().loads.add(node);
+            }
+            if (node.op() == Op.RAND && places.size() > 1) {
+                bound.add(node); // read by several kernels: one draw, kept for later realizations too
             }
             return;
         }
         List<Instance> kept = new ArrayList<>(places);
         if (decision == Decision.REDUCTION) {
-            kept.get(0).group().reduction = node;
+            kept.get(0).group().reductions.add(node);
+        }
+        if (decision == Decision.FUSE && requested) {
+            Group reader = kept.get(0).group();
+            reader.outputs.add(node); // an extra output of the kernel that reads it
+            owners.put(node, reader);
         }
         if (decision != Decision.INLINE) {
             kept.forEach(instance -> instance.group().size++);
@@ -250,12 +317,26 @@ final class Scheduler {
         instances.put(node, kept);
     }
 
-    private Decision choose(Node node, Set<Instance> places) {
+    /** The instances where a decided node is computed (its sources are read there). */
+    private List<Instance> computing(Node consumer) {
+        Decision decision = decisions.get(consumer);
+        if (decision == null || decision == Decision.INLINE || decision == Decision.SCALAR) {
+            return List.of(); // generators and scalars read no buffer through their sources
+        }
+        return instances.get(consumer);
+    }
+
+    private Decision choose(Node node, Set<Instance> places, boolean requested) {
+        if (requested) {
+            return fusion && fusesAsOutput(node, places) ? Decision.FUSE : Decision.REALIZE;
+        }
         if (places.isEmpty()) {
             return Decision.REALIZE;
         }
         if (node.op().group() == Op.Group.CREATION) {
-            return places.stream().allMatch(place -> place.access().probe() != null) ? Decision.INLINE : Decision.REALIZE;
+            boolean viewable = places.stream().allMatch(place -> place.access().probe() != null);
+            boolean oneKernel = node.op() != Op.RAND || places.stream().map(Instance::group).distinct().count() == 1;
+            return viewable && oneKernel ? Decision.INLINE : Decision.REALIZE;
         }
         if (!fusion) {
             return Decision.REALIZE;
@@ -264,48 +345,189 @@ final class Scheduler {
         if (isReduction(node)) {
             Instance place = places.iterator().next();
             boolean fits = places.size() == 1 && place.segment() == Segment.OUTPUT && place.access().keepsOrder()
-                    && place.group().reduction == null && room;
+                    && place.group().reductions.isEmpty() && !place.group().scalar && room
+                    && (node.op() != Op.CONTRACT || place.group().outputs.size() == 1); // a contraction kernel has one output
             return fits ? Decision.REDUCTION : Decision.REALIZE;
         }
         // A cheap expression of generators alone (a scalar's reciprocal) is recomputed even through
         // a broadcast: a few operations per element cost less than a kernel of its own.
         boolean constant = constantExpressions.contains(node) && costs.get(node) <= RECOMPUTE_LIMIT;
-        boolean fusable = room && places.stream().allMatch(place -> place.access().fusesComputation()
-                || constant && place.access().probe() != null && place.access().hasNoPadding());
+        boolean fusable = room && places.stream().allMatch(place -> !place.group().scalar && (place.access().fusesComputation()
+                || constant && place.access().probe() != null && place.access().hasNoPadding()));
         if (fusable && places.size() == 1) {
             return Decision.FUSE;
         }
-        return fusable && costs.get(node) <= RECOMPUTE_LIMIT ? Decision.DUPLICATE : Decision.REALIZE;
+        if (fusable && costs.get(node) <= RECOMPUTE_LIMIT) {
+            return Decision.DUPLICATE;
+        }
+        return uniformExpressions.contains(node) && node.op().isElementwise() ? Decision.SCALAR : Decision.REALIZE;
     }
 
     /**
-     * Where the source of a decided consumer is evaluated.
+     * Whether a requested node can be written by the one kernel that reads it: it is elementwise, a
+     * compact copy or a RAND/IOTA generator, that kernel reads it element for element in its output
+     * space, and the kernel has room and no contraction (a contraction kernel has one output).
+     */
+    private boolean fusesAsOutput(Node node, Set<Instance> places) {
+        boolean generated = node.op() == Op.RAND || node.op() == Op.IOTA; // drawn in place, written as it is read
+        if (places.isEmpty() || !(node.op().isElementwise() || node.op() == Op.CONTIGUOUS || generated)) {
+            return false;
+        }
+        Group reader = places.iterator().next().group();
+        if (reader.scalar || reader.size >= GROUP_CAPACITY || !Arrays.equals(reader.root().shape(), node.shape())
+                || reader.reductions.stream().anyMatch(reduction -> reduction.op() == Op.CONTRACT)) {
+            return false;
+        }
+        View identity = View.contiguous(node.shape());
+        for (Instance place : places) {
+            if (place.group() != reader || place.segment() != Segment.OUTPUT || !identity.equals(place.access().probe())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Where the source of a consumer is evaluated, as the consumer computed at {@code reader} reads it.
      *
-     * @param consumer a decided node
+     * @param reader an instance where the consumer is computed
      * @param source which of its sources
      * @param path the moves from the source's base to the consumer
-     * @return the source's instances
+     * @return the source's instance
      */
-    List<Instance> sourceInstances(Node consumer, int source, List<Node> path) {
+    private Instance sourceInstance(Instance reader, int source, List<Node> path) {
+        Node consumer = reader.node();
         Node base = path.isEmpty() ? consumer.source(source) : path.get(0).source(0);
-        if (isReduction(consumer)) {
-            Group group = decisions.get(consumer) == Decision.REALIZE ? roots.get(consumer)
-                    : instances.get(consumer).get(0).group();
-            if (consumer.op() == Op.CONTRACT) {
-                List<Node> operandPath = path;
-                if (!path.isEmpty() && path.get(path.size() - 1).op() == Op.EXPAND) {
-                    operandPath = path.subList(0, path.size() - 1); // the operand is read un-expanded
-                }
-                return List.of(new Instance(group, source == 0 ? Segment.LEFT : Segment.RIGHT, Access.of(base, operandPath)));
+        Group group = reader.group();
+        if (consumer.op() == Op.CONTRACT) {
+            List<Node> operandPath = path;
+            if (!path.isEmpty() && path.get(path.size() - 1).op() == Op.EXPAND) {
+                operandPath = path.subList(0, path.size() - 1); // the operand is read un-expanded
             }
-            return List.of(new Instance(group, Segment.REDUCE_SOURCE, Access.of(base, path)));
+            return new Instance(group, base, source == 0 ? Segment.LEFT : Segment.RIGHT, Access.of(base, operandPath));
         }
-        Access own = Access.of(base, path);
-        List<Instance> result = new ArrayList<>();
-        for (Instance place : instances.get(consumer)) {
-            result.add(new Instance(place.group(), place.segment(), own.then(base, place.access())));
+        if (isReduction(consumer)) {
+            return new Instance(group, base, Segment.REDUCE_SOURCE, Access.of(base, path));
         }
-        return result;
+        return new Instance(group, base, reader.segment(), Access.of(base, path).then(base, reader.access()));
+    }
+
+    // ------------------------------------------------------------------ sibling kernels
+
+    /**
+     * Merges kernels that iterate over one space, read a common buffer and do not depend on each
+     * other (in either direction, through any chain of kernels) into one kernel with several outputs.
+     */
+    private void mergeSiblings() {
+        for (int i = 0; i < groups.size(); i++) {
+            Group first = groups.get(i);
+            if (first.mergedInto != null) {
+                continue;
+            }
+            for (int j = i + 1; j < groups.size(); j++) {
+                Group second = groups.get(j);
+                if (second.mergedInto == null && mergeable(first, second)) {
+                    merge(first, second);
+                }
+            }
+        }
+        List<Group> merged = new ArrayList<>();
+        for (Group group : groups) {
+            if (group.mergedInto == null) {
+                merged.add(group);
+            }
+        }
+        groups = topologicalOrder(merged);
+    }
+
+    private boolean mergeable(Group a, Group b) {
+        if (a.scalar || b.scalar || a.size + b.size > GROUP_CAPACITY || Collections.disjoint(a.loads, b.loads)
+                || !sameSpace(a, b)) {
+            return false;
+        }
+        return !reaches(a, b) && !reaches(b, a);
+    }
+
+    /** Elementwise kernels of one output shape, or reductions of one source shape, axes and result shape. */
+    private boolean sameSpace(Group a, Group b) {
+        if (!Arrays.equals(a.root().shape(), b.root().shape())) {
+            return false;
+        }
+        if (a.reductions.isEmpty() || b.reductions.isEmpty()) {
+            return a.reductions.isEmpty() && b.reductions.isEmpty();
+        }
+        Node x = a.reductions.get(0);
+        Node y = b.reductions.get(0);
+        if (x.op() == Op.CONTRACT || y.op() == Op.CONTRACT || !Arrays.equals(x.shape(), y.shape())) {
+            return false;
+        }
+        return Arrays.equals(x.source(0).shape(), y.source(0).shape())
+                && Arrays.equals(((dev.ein4j.ir.AxesArgument) x.argument()).axes(), ((dev.ein4j.ir.AxesArgument) y.argument()).axes());
+    }
+
+    /** Whether {@code from} reads, directly or through other kernels, what {@code to} writes. */
+    private static boolean reaches(Group from, Group to) {
+        Set<Group> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<Group> stack = new ArrayList<>();
+        stack.add(from.resolve());
+        Group target = to.resolve();
+        while (!stack.isEmpty()) {
+            Group group = stack.remove(stack.size() - 1);
+            for (Group read : group.reads) {
+                Group resolved = read.resolve();
+                if (resolved == target) {
+                    return true;
+                }
+                if (seen.add(resolved)) {
+                    stack.add(resolved);
+                }
+            }
+        }
+        return false;
+    }
+
+    private void merge(Group into, Group other) {
+        other.mergedInto = into;
+        into.outputs.addAll(other.outputs);
+        into.reductions.addAll(other.reductions);
+        into.reads.addAll(other.reads);
+        into.loads.addAll(other.loads);
+        into.size += other.size;
+        for (Node output : other.outputs) {
+            owners.put(output, into);
+        }
+    }
+
+    /** Orders kernels so that each comes after those it reads (Kahn's algorithm, stable). */
+    private static List<Group> topologicalOrder(List<Group> groups) {
+        List<Group> ordered = new ArrayList<>();
+        Set<Group> placed = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<Group> remaining = new ArrayList<>(groups);
+        while (!remaining.isEmpty()) {
+            boolean progress = false;
+            for (int i = 0; i < remaining.size(); i++) {
+                Group group = remaining.get(i);
+                boolean ready = true;
+                for (Group read : group.reads) {
+                    Group resolved = read.resolve();
+                    if (resolved != group && !placed.contains(resolved)) {
+                        ready = false;
+                        break;
+                    }
+                }
+                if (ready) {
+                    ordered.add(group);
+                    placed.add(group);
+                    remaining.remove(i);
+                    progress = true;
+                    break;
+                }
+            }
+            if (!progress) {
+                throw new IllegalStateException("kernels read each other in a cycle");
+            }
+        }
+        return ordered;
     }
 
     // ------------------------------------------------------------------ results
@@ -317,18 +539,66 @@ final class Scheduler {
 
     /**
      * @param node a computing node of the graph
-     * @return what was decided for it
+     * @return what was decided for it, or null if it is not computed
      */
     Decision decision(Node node) {
         return decisions.get(node);
     }
 
     /**
-     * @param node a realized (root) node
-     * @return its kernel
+     * @param node a realized node, or a requested one fused as an extra output
+     * @return the kernel that writes it
      */
-    Group rootGroup(Node node) {
-        return roots.get(node);
+    Group owner(Node node) {
+        Group group = owners.get(node);
+        return group == null ? null : group.resolve();
+    }
+
+    /**
+     * @param output a node a kernel writes
+     * @return the instance where it is computed: its own root instance, or its place in the kernel that reads it
+     */
+    Instance outputInstance(Node output) {
+        return instances.get(output).get(0);
+    }
+
+    /**
+     * @param instance an instance where its node is computed
+     * @return the instances of the node's sources as read there
+     */
+    Instance[] sources(Instance instance) {
+        Instance[] found = sourcesOf.get(instance);
+        if (found == null) {
+            throw new IllegalStateException("no sources recorded for " + instance.node());
+        }
+        return found;
+    }
+
+    /**
+     * @param node a node
+     * @param group a kernel (resolved)
+     * @return whether the node is computed inside that kernel (rather than loaded or generated)
+     */
+    boolean computesIn(Node node, Group group) {
+        if (isLeaf(node) || node.op().group() == Op.Group.CREATION) {
+            return false;
+        }
+        Decision decision = decisions.get(node);
+        return decision == Decision.FUSE || decision == Decision.DUPLICATE || decision == Decision.REDUCTION
+                || (decision == Decision.REALIZE || decision == Decision.SCALAR) && owner(node) == group;
+    }
+
+    /**
+     * @param node a node
+     * @return whether it is a generator inlined into its readers
+     */
+    boolean isInlined(Node node) {
+        return decisions.get(node) == Decision.INLINE;
+    }
+
+    /** @return the nodes bound after the run besides the requested ones (kept random tensors, first uses) */
+    Set<Node> extraBindings() {
+        return bound;
     }
 
     /**
@@ -345,10 +615,5 @@ final class Scheduler {
      */
     List<Node> path(Node node) {
         return !isLeaf(node) && isTransparent(node) ? paths.get(node) : List.of();
-    }
-
-    /** @return every node the realization visits, sources first */
-    List<Node> order() {
-        return order;
     }
 }

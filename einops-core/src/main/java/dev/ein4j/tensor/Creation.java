@@ -4,6 +4,8 @@ import dev.ein4j.error.EinopsException;
 import dev.ein4j.error.ShapeException;
 import dev.ein4j.ir.DType;
 import dev.ein4j.ir.Node;
+import dev.ein4j.ir.SeedArgument;
+import dev.ein4j.runtime.Lifetimes;
 import dev.ein4j.ir.Op;
 import dev.ein4j.ir.Shapes;
 import dev.ein4j.kernel.HostData;
@@ -66,7 +68,7 @@ final class Creation {
         if (count > Integer.MAX_VALUE) {
             throw new ShapeException("arange", List.of(new long[] {count}), "arange of " + count + " elements is longer than a dimension can be");
         }
-        Tensor index = Tensor.wrap(new Node(Op.IOTA, DType.INT32, new int[] {(int) count}, null, false));
+        Tensor index = Tensor.wrap(Lifetimes.adopt(new Node(Op.IOTA, DType.INT32, new int[] {(int) count}, null, false)));
         if (start == 0 && step == 1) {
             return Ops.cast(index, dtype);
         }
@@ -91,11 +93,21 @@ final class Creation {
     static Tensor eye(int length, DType dtype) {
         Arguments.notNull(dtype, "dtype");
         Arguments.shape(new int[] {length}, "eye");
-        Tensor index = Tensor.wrap(new Node(Op.IOTA, DType.INT32, new int[] {length}, null, false));
+        Tensor index = Tensor.wrap(Lifetimes.adopt(new Node(Op.IOTA, DType.INT32, new int[] {length}, null, false)));
         return index.reshape(length, 1).eq(index.reshape(1, length)).cast(dtype);
     }
 
-    /** Uniform values in [0, 1): one draw of the generator, a lazy RAND node. */
+    /**
+     * Marks a random tensor the user holds to be computed once, by the first realization that reads
+     * it, and kept: every expression reading it later sees the same values without generating them
+     * again (PyTorch's randn makes its values once).
+     */
+    static Tensor kept(Tensor random) {
+        Lifetimes.keepOnFirstUse(random.node());
+        return random;
+    }
+
+    /** Uniform values in [0, 1): one draw of the generator, a lazy RAND node (fused into its reader: dropout masks). */
     static Tensor rand(Generator generator, DType dtype, int[] shape) {
         Arguments.notNull(generator, "generator");
         Arguments.notNull(dtype, "dtype");
@@ -103,7 +115,7 @@ final class Creation {
         if (!dtype.isFloating()) {
             throw new EinopsException("rand makes float32 or float64 values, not " + dtype.numpyName() + " (use randint)");
         }
-        return Tensor.wrap(new Node(Op.RAND, dtype, shape.clone(), generator.nextKey(), false));
+        return Tensor.wrap(Lifetimes.adopt(new Node(Op.RAND, dtype, shape.clone(), new SeedArgument(generator.nextKey()), false)));
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.ein4j.tensor;
 import dev.ein4j.ir.DType;
 import dev.ein4j.ir.Node;
 import dev.ein4j.ir.Op;
+import dev.ein4j.ir.OpArgument;
 import dev.ein4j.tensor.internal.TensorInternals;
 
 /** The tensor package's side of {@link TensorInternals}. */
@@ -19,7 +20,7 @@ final class InternalBridge implements TensorInternals.Bridge {
     }
 
     @Override
-    public Tensor apply(Op op, DType dtype, int[] shape, Object argument, Tensor... sources) {
+    public Tensor apply(Op op, DType dtype, int[] shape, OpArgument argument, Tensor... sources) {
         return Ops.apply(op, dtype, shape, argument, sources);
     }
 
@@ -41,5 +42,10 @@ final class InternalBridge implements TensorInternals.Bridge {
     @Override
     public void setGradient(Tensor leaf, Tensor gradient) {
         leaf.setGrad(gradient);
+    }
+
+    @Override
+    public Tensor uniformOnce(Generator generator, DType dtype, int[] shape) {
+        return Creation.rand(generator, dtype, shape);
     }
 }

@@ -4,6 +4,9 @@ import dev.ein4j.error.ShapeException;
 import dev.ein4j.ir.AxesArgument;
 import dev.ein4j.ir.DType;
 import dev.ein4j.ir.Node;
+import dev.ein4j.ir.ConstantArgument;
+import dev.ein4j.ir.OpArgument;
+import dev.ein4j.runtime.Lifetimes;
 import dev.ein4j.ir.Op;
 import dev.ein4j.ir.Shapes;
 import java.util.Arrays;
@@ -23,15 +26,16 @@ final class Ops {
      * A node of any primitive. Gradients flow through it when gradient mode is on, its op and type
      * allow it, and some source tracks them; inside a no-grad scope the result is detached.
      */
-    static Tensor apply(Op op, DType dtype, int[] shape, Object argument, Tensor... sources) {
+    static Tensor apply(Op op, DType dtype, int[] shape, OpArgument argument, Tensor... sources) {
         Node[] nodes = new Node[sources.length];
         for (int i = 0; i < sources.length; i++) {
             nodes[i] = sources[i].node();
+            Lifetimes.requireOpen(nodes[i], op.name().toLowerCase(Locale.ROOT));
         }
         boolean enabled = GradientMode.isEnabled();
-        Node node = new Node(op, dtype, shape, argument, enabled && Node.tracksGradient(op, dtype, nodes), nodes);
+        Node node = Lifetimes.adopt(new Node(op, dtype, shape, argument, enabled && Node.tracksGradient(op, dtype, nodes), nodes));
         if (!enabled && op != Op.DETACH) {
-            node = new Node(Op.DETACH, dtype, shape, null, false, node); // no gradient flows out of a no-grad scope
+            node = Lifetimes.adopt(new Node(Op.DETACH, dtype, shape, null, false, node)); // no gradient flows out of a no-grad scope
         }
         return Tensor.wrap(node);
     }
@@ -68,7 +72,7 @@ final class Ops {
     }
 
     static Tensor constant(double value, DType dtype, int[] shape) {
-        return Tensor.wrap(new Node(Op.CONST, dtype, shape, value, false));
+        return Tensor.wrap(Lifetimes.adopt(new Node(Op.CONST, dtype, shape, new ConstantArgument(value), false)));
     }
 
     /** numpy broadcasting to a shape known to be compatible: leading unit dimensions, then EXPAND. */
@@ -104,16 +108,73 @@ final class Ops {
         return result;
     }
 
-    /** A REDUCE primitive, the reduced axes kept as length 1. */
+    /**
+     * A REDUCE primitive, the reduced axes kept as length 1. Axes along which x is only a broadcast
+     * (an EXPAND, or a constant) are never looped over: the unbroadcast values are reduced and then
+     * scaled, a sum multiplied by the broadcast length, a product raised to it, a maximum unchanged,
+     * so {@code Tensor.zeros(100000, 100000, 100000).sum()} is one multiplication.
+     */
     static Tensor reduce(Tensor x, Op op, int[] axes) {
         if (axes.length == 0) {
             return x;
+        }
+        Tensor narrowed = narrowBroadcast(x, axes);
+        if (narrowed != null) {
+            long count = x.size() / Math.max(1, narrowed.size());
+            return scaleReduction(reduce(narrowed, op, axes), op, x.size() == 0 ? 0 : count);
         }
         int[] shape = x.shape();
         for (int axis : axes) {
             shape[axis] = 1;
         }
         return apply(op, x.dtype(), shape, new AxesArgument(axes.clone()), x);
+    }
+
+    /** x with the reduced axes along which it is a broadcast cut to length 1, or null if there are none. */
+    private static Tensor narrowBroadcast(Tensor x, int[] axes) {
+        Node node = x.node();
+        boolean constant = node.op() == Op.CONST;
+        if (!constant && node.op() != Op.EXPAND) {
+            return null;
+        }
+        int[] shape = x.shape();
+        int[] source = constant ? new int[shape.length] : node.source(0).shape();
+        int[] narrowed = shape.clone();
+        boolean any = false;
+        for (int axis : axes) {
+            if ((constant || source[axis] == 1) && shape[axis] > 1) {
+                narrowed[axis] = 1;
+                any = true;
+            }
+        }
+        if (!any) {
+            return null;
+        }
+        return constant ? constant(node.constantValue(), x.dtype(), narrowed) : broadcastTo(Tensor.wrap(node.source(0)), narrowed);
+    }
+
+    /** The reduction of {@code count} copies of each value, from the reduction of one copy. */
+    private static Tensor scaleReduction(Tensor once, Op op, long count) {
+        DType type = once.dtype();
+        if (op == Op.REDUCE_MAX || type == DType.BOOL && count > 0) {
+            return once; // max, and "or"/"and" of copies, are the value itself
+        }
+        if (op == Op.SUM) {
+            // integers wrap, so n copies add up to (n mod 2^32)·x
+            double factor = type == DType.INT32 ? (int) count : type == DType.BOOL ? 0 : (double) count;
+            return binary(Op.MUL, once, constant(factor, type, new int[0]));
+        }
+        Tensor power = constant(1.0, type, once.shape());
+        Tensor square = once;
+        for (long n = count; n > 0; n >>= 1) { // Π of n copies = xⁿ, by squaring
+            if ((n & 1) == 1) {
+                power = binary(Op.MUL, power, square);
+            }
+            if (n > 1) {
+                square = binary(Op.MUL, square, square);
+            }
+        }
+        return power;
     }
 
     /** CONTRACT of two same-shape tensors over the given axes, kept as length 1. */

@@ -119,7 +119,7 @@ final class Reductions {
     }
 
     private static Tensor detach(Tensor x) {
-        return Tensor.wrap(new Node(Op.DETACH, x.dtype(), x.shape(), null, false, x.node()));
+        return Ops.apply(Op.DETACH, x.dtype(), x.shape(), null, x);
     }
 
     /**

@@ -7,7 +7,9 @@ import dev.ein4j.ir.Node;
 import dev.ein4j.ir.Op;
 import dev.ein4j.kernel.HostData;
 import dev.ein4j.runtime.Realizer;
+import dev.ein4j.runtime.Lifetimes;
 import dev.ein4j.runtime.Results;
+import dev.ein4j.runtime.Scope;
 import dev.ein4j.tensor.internal.TensorInternals;
 import java.util.Arrays;
 import java.util.List;
@@ -34,7 +36,7 @@ import java.util.ServiceLoader;
  * parameter, an invalid value an {@link EinopsException}. No operation modifies its operands; the
  * only mutable state of a tensor is the gradient a leaf accumulates ({@link #backward()}).
  */
-public final class Tensor {
+public final class Tensor implements AutoCloseable {
 
     static {
         TensorInternals.install(new InternalBridge());
@@ -284,7 +286,7 @@ public final class Tensor {
      * @return float32 values uniform in [0, 1) from the global generator
      */
     public static Tensor rand(int... shape) {
-        return Creation.rand(Generator.global(), DType.FLOAT32, shape);
+        return Creation.kept(Creation.rand(Generator.global(), DType.FLOAT32, shape));
     }
 
     /**
@@ -293,7 +295,7 @@ public final class Tensor {
      * @return float32 values uniform in [0, 1)
      */
     public static Tensor rand(Generator generator, int... shape) {
-        return Creation.rand(generator, DType.FLOAT32, shape);
+        return Creation.kept(Creation.rand(generator, DType.FLOAT32, shape));
     }
 
     /**
@@ -303,7 +305,7 @@ public final class Tensor {
      * @return values uniform in [0, 1)
      */
     public static Tensor rand(Generator generator, DType dtype, int... shape) {
-        return Creation.rand(generator, dtype, shape);
+        return Creation.kept(Creation.rand(generator, dtype, shape));
     }
 
     /**
@@ -311,7 +313,7 @@ public final class Tensor {
      * @return float32 standard normal values from the global generator
      */
     public static Tensor randn(int... shape) {
-        return Creation.randn(Generator.global(), DType.FLOAT32, shape);
+        return Creation.kept(Creation.randn(Generator.global(), DType.FLOAT32, shape));
     }
 
     /**
@@ -320,7 +322,7 @@ public final class Tensor {
      * @return float32 standard normal values
      */
     public static Tensor randn(Generator generator, int... shape) {
-        return Creation.randn(generator, DType.FLOAT32, shape);
+        return Creation.kept(Creation.randn(generator, DType.FLOAT32, shape));
     }
 
     /**
@@ -332,7 +334,7 @@ public final class Tensor {
      * @return the values
      */
     public static Tensor randn(Generator generator, DType dtype, int... shape) {
-        return Creation.randn(generator, dtype, shape);
+        return Creation.kept(Creation.randn(generator, dtype, shape));
     }
 
     /**
@@ -343,7 +345,7 @@ public final class Tensor {
      * @return int32 values uniform in [low, high)
      */
     public static Tensor randint(Generator generator, int low, int high, int... shape) {
-        return Creation.randint(generator, low, high, shape);
+        return Creation.kept(Creation.randint(generator, low, high, shape));
     }
 
     // =================================================================== properties
@@ -1165,7 +1167,7 @@ public final class Tensor {
 
     /** @return the same values, cut off from gradient computation */
     public Tensor detach() {
-        return new Tensor(new Node(Op.DETACH, dtype(), shape(), null, false, node));
+        return Ops.apply(Op.DETACH, dtype(), shape(), null, this);
     }
 
     // =================================================================== einops
@@ -1303,9 +1305,106 @@ public final class Tensor {
             throw Ops.error(this, "assign", "the value is " + value.dtype().numpyName() + Arrays.toString(value.shape())
                     + ", the tensor " + dtype().numpyName() + Arrays.toString(shape()));
         }
-        realize();
-        Realizer.assign(node, value.node);
+        assign(List.of(this), List.of(value));
         return this;
+    }
+
+    /**
+     * Overwrites several leaves at once, {@code targets[i] ← values[i]}, in one realization: every
+     * value is computed from the targets' old contents, and where one kernel computes several values
+     * of one shape (an optimizer's parameter and its moments) it writes them all. Optimizers step
+     * this way, so that a step is one kernel per parameter and replays one schedule.
+     *
+     * @param targets leaves with their own compact buffers, pairwise distinct
+     * @param values one per target, of its shape and type
+     * @throws EinopsException as {@link #assign(Tensor)} does, or if two targets share a buffer
+     */
+    public static void assign(List<Tensor> targets, List<Tensor> values) {
+        Arguments.notNull(targets, "targets");
+        Arguments.notNull(values, "values");
+        if (targets.size() != values.size()) {
+            throw new EinopsException("assign needs one value per target, got " + targets.size() + " targets and "
+                    + values.size() + " values");
+        }
+        List<Node> targetNodes = new java.util.ArrayList<>(targets.size());
+        List<Node> valueNodes = new java.util.ArrayList<>(values.size());
+        for (int i = 0; i < targets.size(); i++) {
+            Tensor target = Arguments.notNull(targets.get(i), "targets");
+            Tensor value = Arguments.notNull(values.get(i), "values");
+            target.checkAssignable(value);
+            target.realize();
+            targetNodes.add(target.node);
+            valueNodes.add(value.node);
+        }
+        Realizer.assign(targetNodes, valueNodes);
+    }
+
+    private void checkAssignable(Tensor value) {
+        if (node.op() != Op.INPUT && node.requiresGrad()) {
+            throw Ops.error(this, "assign", "a result that gradients flow through cannot be assigned in place (backward "
+                    + "would read the overwritten values); assign to the leaves themselves");
+        }
+        if (!Arrays.equals(value.shape(), shape()) || value.dtype() != dtype()) {
+            throw Ops.error(this, "assign", "the value is " + value.dtype().numpyName() + Arrays.toString(value.shape())
+                    + ", the tensor " + dtype().numpyName() + Arrays.toString(shape()));
+        }
+    }
+
+    // =================================================================== ownership
+
+    /**
+     * Releases this tensor's buffer now, rather than when the garbage collector finds the tensor
+     * unreachable: its storage goes back to the backend as soon as no other tensor shares it (a view,
+     * the leaf made by {@link #requireGrad()}) and the kernels already submitted that read it have run.
+     * Afterwards the tensor cannot be read or used (a {@link dev.ein4j.error.ClosedTensorException}
+     * naming its type and shape); tensors computed from it that are not computed yet can no longer be
+     * computed if they need its data. A second call does nothing. A leaf's gradient is released with it.
+     *
+     * <pre>{@code
+     * try (Tensor big = Tensor.randn(4096, 4096).realize()) {
+     *     float[] column = big.slice(1, 0, 1).toFloatArray();
+     * }                                                      // 64 MiB back to the backend here
+     * }</pre>
+     *
+     * @see #scope()
+     */
+    @Override
+    public void close() {
+        Node gradient = node.gradient();
+        if (gradient != null && node.op() == Op.INPUT) {
+            node.setGradient(null);
+            Lifetimes.close(gradient);
+        }
+        Lifetimes.close(node);
+    }
+
+    /** @return whether this tensor was closed, by {@link #close()} or by the end of its scope */
+    public boolean isClosed() {
+        return Lifetimes.isClosed(node);
+    }
+
+    /**
+     * Opens a scope on this thread: every tensor made on this thread while it is the innermost open
+     * scope is closed when it closes, except those passed to {@link TensorScope#keep}. Scopes nest;
+     * tensors made before the scope (parameters, optimizer state, buffers) are untouched by it, and
+     * a leaf's gradient belongs to the leaf. A training step in a scope needs no garbage collector:
+     *
+     * <pre>{@code
+     * for (Batch batch : batches) {
+     *     try (TensorScope step = Tensor.scope()) {
+     *         optimizer.zeroGrad();
+     *         Tensor loss = step.keep(Functional.crossEntropy(model.forward(batch.images()), batch.labels()));
+     *         loss.backward();
+     *         optimizer.step();
+     *         losses.add(loss.item());
+     *     }                                  // activations, gradients of intermediates: released here
+     * }
+     * }</pre>
+     *
+     * @return the scope, to close (try-with-resources) on this thread
+     */
+    public static TensorScope scope() {
+        return new TensorScope(Scope.open());
     }
 
     /**
@@ -1432,8 +1531,8 @@ public final class Tensor {
         dev.ein4j.runtime.Realized data = Results.get(node);
         if (!data.isCompact()) {
             // A broadcast or strided view gets a compact copy, so that optimizers can update the leaf in place.
-            Tensor compact = new Tensor(new Node(Op.CONTIGUOUS, dtype(), shape(), null, false, node));
-            data = Results.get(compact.realize().node);
+            Tensor compact = Ops.apply(Op.CONTIGUOUS, dtype(), shape(), null, detach()).realize();
+            data = Results.get(compact.node);
         }
         return new Tensor(Realizer.leaf(data, dtype(), true));
     }
@@ -1488,9 +1587,13 @@ public final class Tensor {
         return new Tensor(gradient);
     }
 
-    /** Clears the accumulated gradient. */
+    /** Clears the accumulated gradient and releases its buffer (tensors read from {@link #grad()} before are closed). */
     public void zeroGrad() {
+        Node gradient = node.gradient();
         node.setGradient(null);
+        if (gradient != null) {
+            Lifetimes.close(gradient);
+        }
     }
 
     void setGrad(Tensor gradient) {

@@ -13,8 +13,12 @@ import org.junit.jupiter.api.Test;
 class KernelInterpreterTest {
 
     private static HostData run(Kernel kernel, HostData... inputs) {
+        return run(kernel, Parameters.NONE, inputs);
+    }
+
+    private static HostData run(Kernel kernel, Parameters parameters, HostData... inputs) {
         HostData out = HostData.allocate(kernel.outputType(), (int) kernel.outputSize());
-        KernelInterpreter.run(kernel, out, List.of(inputs));
+        KernelInterpreter.run(kernel, out, List.of(inputs), parameters);
         return out;
     }
 
@@ -90,13 +94,14 @@ class KernelInterpreterTest {
     @Test
     void generatorsReadVirtualBuffersThroughViews() {
         View reversed = View.contiguous(new int[] {5}).flip(new boolean[] {true});
-        Kernel iota = new Kernel(List.of(), List.of(Instruction.generate(Op.IOTA, DType.INT32, reversed, null)));
+        Kernel iota = new Kernel(List.of(), List.of(Instruction.iota(DType.INT32, reversed)));
         assertThat(((HostData.Int32) run(iota)).values()).containsExactly(4, 3, 2, 1, 0);
         View padded = View.broadcastScalar(new int[] {3}).pad(new int[] {1}, new int[] {1}, -1.0);
-        Kernel constant = new Kernel(List.of(), List.of(Instruction.generate(Op.CONST, DType.FLOAT64, padded, 7.0)));
-        assertThat(((HostData.Float64) run(constant)).values()).containsExactly(-1, 7, 7, 7, -1);
-        Kernel random = new Kernel(List.of(), List.of(Instruction.generate(Op.RAND, DType.FLOAT32, reversed, 9L)));
-        assertThat(((HostData.Float32) run(random)).values()[0]).isEqualTo((float) CounterRandom.uniformFloat(9, 4));
+        Kernel constant = new Kernel(List.of(), List.of(Instruction.constant(0, DType.FLOAT64, padded)));
+        assertThat(((HostData.Float64) run(constant, Parameters.ofConstants(7.0))).values()).containsExactly(-1, 7, 7, 7, -1);
+        assertThat(((HostData.Float64) run(constant, Parameters.ofConstants(2.5))).values()).containsExactly(-1, 2.5, 2.5, 2.5, -1);
+        Kernel random = new Kernel(List.of(), List.of(Instruction.random(0, DType.FLOAT32, reversed)));
+        assertThat(((HostData.Float32) run(random, Parameters.ofBits(9L))).values()[0]).isEqualTo((float) CounterRandom.uniformFloat(9, 4));
     }
 
     @Test

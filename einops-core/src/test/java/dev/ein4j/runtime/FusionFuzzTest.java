@@ -21,7 +21,7 @@ class FusionFuzzTest {
 
     @AfterEach
     void restore() {
-        Scheduler.setFusion(true);
+        RuntimeContext.global().setFusion(true);
         Backends.use(ReferenceBackend.NAME);
     }
 
@@ -33,16 +33,16 @@ class FusionFuzzTest {
         for (int graph = 0; graph < 300; graph++) {
             long seed = 9_000 + graph;
             counting.reset();
-            Scheduler.setFusion(true);
+            RuntimeContext.global().setFusion(true);
             List<Tensor> fused = RandomGraphs.build(seed);
             Tensor.realizeAll(fused.toArray(Tensor[]::new));
             fusedKernels += counting.kernels().size();
             counting.reset();
-            Scheduler.setFusion(false);
+            RuntimeContext.global().setFusion(false);
             List<Tensor> separate = RandomGraphs.build(seed);
             Tensor.realizeAll(separate.toArray(Tensor[]::new));
             primitiveKernels += counting.kernels().size();
-            Scheduler.setFusion(true);
+            RuntimeContext.global().setFusion(true);
             for (int t = 0; t < fused.size(); t++) {
                 Tensor a = fused.get(t);
                 Tensor b = separate.get(t);

@@ -8,6 +8,8 @@ import dev.ein4j.ir.Op;
 import dev.ein4j.kernel.HostData;
 import dev.ein4j.kernel.Instruction;
 import dev.ein4j.kernel.Kernel;
+import dev.ein4j.kernel.Parameters;
+import dev.ein4j.backend.DeviceMemoryException;
 import dev.ein4j.reference.ReferenceBackend;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -37,8 +39,10 @@ public final class CountingBackend implements Backend {
     private final AtomicLong peakBytes = new AtomicLong();
     private final Map<DeviceBuffer, Thread> released = Collections.synchronizedMap(new IdentityHashMap<>());
     private final List<Kernel> kernels = Collections.synchronizedList(new ArrayList<>());
-    private final List<DeviceBuffer> outputs = Collections.synchronizedList(new ArrayList<>());
+    private final List<List<DeviceBuffer>> outputs = Collections.synchronizedList(new ArrayList<>());
     private volatile long maxBufferElements = BackendCapabilities.HEAP_ARRAY_LIMIT;
+    private volatile long memoryLimit = Long.MAX_VALUE;
+    private final AtomicInteger trims = new AtomicInteger();
 
     /** Forgets all counts (the live bytes stay: they describe buffers still held). */
     public void reset() {
@@ -49,6 +53,23 @@ public final class CountingBackend implements Backend {
         outputs.clear();
         peakBytes.set(liveBytes.get());
         maxBufferElements = BackendCapabilities.HEAP_ARRAY_LIMIT;
+        memoryLimit = Long.MAX_VALUE;
+        trims.set(0);
+    }
+
+    /** @param bytes the most bytes of buffers this backend holds at once (until the next reset); more fails to allocate */
+    public void limitMemory(long bytes) {
+        memoryLimit = bytes;
+    }
+
+    /** @return how often the runtime asked this backend to trim its pools since the last reset */
+    public int trims() {
+        return trims.get();
+    }
+
+    @Override
+    public void trim() {
+        trims.incrementAndGet();
     }
 
     public int allocations() {
@@ -97,17 +118,19 @@ public final class CountingBackend implements Backend {
         return count;
     }
 
-    /** @return the output buffers of the kernels whose output instruction is this primitive, in order */
+    /** @return the output buffers receiving an instruction of this primitive, in order */
     public List<DeviceBuffer> outputsOf(Op op) {
         List<Kernel> ran = kernels();
-        List<DeviceBuffer> written;
+        List<List<DeviceBuffer>> written;
         synchronized (outputs) {
             written = List.copyOf(outputs);
         }
         List<DeviceBuffer> result = new ArrayList<>();
         for (int i = 0; i < ran.size(); i++) {
-            if (ran.get(i).output().op() == op) {
-                result.add(written.get(i));
+            for (int k = 0; k < ran.get(i).outputCount(); k++) {
+                if (ran.get(i).output(k).op() == op) {
+                    result.add(written.get(i).get(k));
+                }
             }
         }
         return result;
@@ -165,11 +188,14 @@ public final class CountingBackend implements Backend {
     @Override
     public BackendCapabilities capabilities() {
         BackendCapabilities heap = BackendCapabilities.heap();
-        return new BackendCapabilities(heap.dtypes(), maxBufferElements, false);
+        return new BackendCapabilities(heap.dtypes(), maxBufferElements, false, memoryLimit);
     }
 
     @Override
     public DeviceBuffer allocate(DType dtype, long size) {
+        if (liveBytes.get() + size * dtype.bytes() > memoryLimit) {
+            throw new DeviceMemoryException("counting backend: " + liveBytes.get() + " bytes live, limit " + memoryLimit, null);
+        }
         allocations.incrementAndGet();
         Counted buffer = new Counted(delegate.allocate(dtype, size));
         long now = liveBytes.addAndGet(buffer.bytes());
@@ -188,12 +214,13 @@ public final class CountingBackend implements Backend {
     }
 
     @Override
-    public void execute(Kernel kernel, DeviceBuffer output, List<DeviceBuffer> inputs) {
+    public void execute(Kernel kernel, List<DeviceBuffer> outputs, List<DeviceBuffer> inputs, Parameters parameters) {
         synchronized (kernels) {
             kernels.add(kernel);
-            outputs.add(output);
+            this.outputs.add(List.copyOf(outputs));
         }
-        delegate.execute(kernel, live(output), inputs.stream().map(CountingBackend::live).toList());
+        delegate.execute(kernel, outputs.stream().map(CountingBackend::live).toList(),
+                inputs.stream().map(CountingBackend::live).toList(), parameters);
     }
 
     @Override

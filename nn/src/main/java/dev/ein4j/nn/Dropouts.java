@@ -3,6 +3,7 @@ package dev.ein4j.nn;
 import dev.ein4j.error.EinopsException;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
+import dev.ein4j.tensor.internal.TensorInternals;
 
 /** Dropout: a counter-based uniform mask, so a seed reproduces it on every backend. */
 final class Dropouts {
@@ -24,7 +25,8 @@ final class Dropouts {
         if (!training || probability == 0) {
             return x;
         }
-        Tensor keep = Tensor.rand(generator, x.dtype(), x.shape()).ge(probability);
+        // a mask drawn inside the kernel that applies it (never a buffer of its own)
+        Tensor keep = TensorInternals.uniformOnce(generator, x.dtype(), x.shape()).ge(probability);
         return Tensor.where(keep, x, Tensor.scalar(0.0, x.dtype())).mul(1.0 / (1.0 - probability));
     }
 }

@@ -1,7 +1,9 @@
 package dev.ein4j.nn;
 
+import dev.ein4j.ir.DType;
 import dev.ein4j.tensor.Tensor;
 import java.util.Arrays;
+import java.util.List;
 
 /** Normalization over trailing dimensions (layer norm) and over batch statistics (batch norm). */
 final class Normalization {
@@ -75,13 +77,15 @@ final class Normalization {
             }
             // The batch is computed once here: the statistics, the running update and the output all read it.
             x.realize();
-            mean = x.mean(axes, true);
-            variance = x.sub(mean).square().mean(axes, true);
+            Tensor[] statistics = shiftedMoments(x, axes);
+            mean = statistics[0];
+            variance = statistics[1];
             if (runningMean != null && runningVar != null) {
                 Tensor.realizeAll(mean, variance);
                 double unbias = (double) count / (count - 1);
-                runningMean.assign(runningMean.mul(1 - momentum).add(mean.detach().reshape(channels).mul(momentum)));
-                runningVar.assign(runningVar.mul(1 - momentum).add(variance.detach().reshape(channels).mul(momentum * unbias)));
+                Tensor.assign(List.of(runningMean, runningVar), List.of(
+                        runningMean.mul(1 - momentum).add(mean.detach().reshape(channels).mul(momentum)),
+                        runningVar.mul(1 - momentum).add(variance.detach().reshape(channels).mul(momentum * unbias))));
             }
         } else {
             if (runningMean == null || runningVar == null) {
@@ -95,6 +99,28 @@ final class Normalization {
             normalized = normalized.mul(weight.reshape(perChannelShape));
         }
         return bias == null ? normalized : normalized.add(bias.reshape(perChannelShape));
+    }
+
+    /**
+     * The per-channel mean and biased variance in one pass over x: with s a sample of each channel
+     * (its first element) and d = x − s, mean = s + E[d] and var = E[d²] − E[d]². The two sums read x
+     * together (one kernel with two outputs), and the shift keeps the difference of squares from
+     * cancelling: E[d²] is within a few variances of var instead of holding mean² as well. The sums
+     * and their difference are taken in float64 (float32 sums accumulate in double anyway; rounding
+     * them before the difference would cost the variance its last bits). s is detached; the
+     * gradients of both statistics are the exact ones.
+     */
+    private static Tensor[] shiftedMoments(Tensor x, int[] axes) {
+        int[] starts = new int[x.rank()];
+        int[] ends = new int[x.rank()];
+        Arrays.fill(ends, 1);
+        ends[1] = x.length(1);
+        Tensor shift = x.shrink(starts, ends).detach();
+        Tensor shifted = x.sub(shift).cast(DType.FLOAT64);
+        Tensor first = shifted.mean(axes, true);
+        Tensor second = shifted.square().mean(axes, true);
+        Tensor variance = second.sub(first.square()).clampMin(0.0); // rounding can leave −ulp for a constant channel
+        return new Tensor[] {shift.add(first.cast(x.dtype())), variance.cast(x.dtype())};
     }
 
     private static int[] statisticsAxes(int rank) {

@@ -1,5 +1,6 @@
 package dev.ein4j.cpu;
 
+import dev.ein4j.backend.DeviceMemoryException;
 import dev.ein4j.ir.DType;
 import dev.ein4j.kernel.HostData;
 import java.util.ArrayDeque;
@@ -11,7 +12,10 @@ import java.util.Map;
  * Released buffers, kept by (type, length) for the next allocation of the same kind: a training
  * loop asks for the same shapes every step, so in steady state it allocates nothing (fresh large
  * arrays also page-fault heavily on first touch). The pool keeps at most {@code limitBytes}; beyond
- * that, released buffers go to the garbage collector.
+ * that, released buffers go to the garbage collector. Arrays handed out and not yet given back are
+ * counted against {@code memoryBytes}, the backend's configured memory: past it, or when the heap
+ * itself is full, an allocation fails with a {@link DeviceMemoryException} (the runtime then trims
+ * the pool and retries once before reporting what is live).
  */
 final class BufferPool {
 
@@ -20,13 +24,19 @@ final class BufferPool {
 
     private final Map<SizeClass, Deque<HostData>> free = new HashMap<>();
     private final long limitBytes;
+    private final long memoryBytes;
     private long heldBytes;
+    private long outstandingBytes;
     private long allocations;
     private long reuses;
 
-    /** @param limitBytes the most bytes kept for reuse */
-    BufferPool(long limitBytes) {
+    /**
+     * @param limitBytes the most bytes kept for reuse
+     * @param memoryBytes the most bytes handed out at once
+     */
+    BufferPool(long limitBytes, long memoryBytes) {
         this.limitBytes = limitBytes;
+        this.memoryBytes = memoryBytes;
     }
 
     /**
@@ -39,32 +49,37 @@ final class BufferPool {
         HostData reused = candidates == null ? null : candidates.poll();
         if (reused != null) {
             heldBytes -= bytes(reused);
+            outstandingBytes += bytes(reused);
             reuses++;
             return reused;
         }
-        allocations++;
-        try {
-            return HostData.allocate(dtype, length);
-        } catch (OutOfMemoryError full) {
-            // Results come back through a Cleaner only after a collection: drop what the pool holds,
-            // collect, give the cleaners a moment to return dead results, then try once more.
-            free.clear();
-            heldBytes = 0;
-            System.gc();
-            try {
-                wait(50); // releases the lock: cleaner threads can give buffers back meanwhile
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-            }
-            free.clear();
-            heldBytes = 0;
-            return HostData.allocate(dtype, length);
+        long size = (long) length * dtype.bytes();
+        if (outstandingBytes + size > memoryBytes) {
+            throw new DeviceMemoryException("cpu backend: " + outstandingBytes + " bytes in use, " + size + " more exceed its "
+                    + memoryBytes + " bytes (-D" + CpuBackend.MEMORY_PROPERTY + ")", null);
         }
+        HostData data;
+        try {
+            data = HostData.allocate(dtype, length);
+        } catch (OutOfMemoryError full) {
+            throw new DeviceMemoryException("cpu backend: the Java heap has no room for " + size + " more bytes ("
+                    + outstandingBytes + " in use, " + heldBytes + " pooled; raise -Xmx)", full);
+        }
+        allocations++;
+        outstandingBytes += size;
+        return data;
+    }
+
+    /** Gives every pooled array to the garbage collector (a failed allocation is retried after this). */
+    synchronized void trim() {
+        free.clear();
+        heldBytes = 0;
     }
 
     /** @param data an array no one uses any more */
     synchronized void give(HostData data) {
         long size = bytes(data);
+        outstandingBytes -= size;
         if (heldBytes + size > limitBytes || data.length() == 0) {
             return;
         }
@@ -80,6 +95,11 @@ final class BufferPool {
     /** @return allocations served from the pool so far */
     synchronized long reuses() {
         return reuses;
+    }
+
+    /** @return bytes handed out and not given back */
+    synchronized long outstandingBytes() {
+        return outstandingBytes;
     }
 
     /** @return bytes held for reuse now */

@@ -10,6 +10,7 @@ import dev.ein4j.error.EinopsException;
 import dev.ein4j.ir.DType;
 import dev.ein4j.kernel.HostData;
 import dev.ein4j.kernel.Kernel;
+import dev.ein4j.kernel.Parameters;
 import dev.ein4j.kernel.KernelInterpreter;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,10 +26,14 @@ public final class CpuBackend implements Backend {
 
     /** The name of this backend. */
     public static final String NAME = "cpu";
+    /**
+     * The system property that sets the bytes of buffers the backend may hold at once ({@code 512m},
+     * {@code 4g}, or a number of bytes); by default the Java heap's maximum.
+     */
+    public static final String MEMORY_PROPERTY = "ein4j.cpu.memory";
 
-    private static final BackendCapabilities CAPABILITIES = BackendCapabilities.heap();
-
-    private final BufferPool pool = new BufferPool(Runtime.getRuntime().maxMemory() / 4);
+    private final BackendCapabilities capabilities = BackendCapabilities.heap(configuredMemory());
+    private final BufferPool pool = new BufferPool(Runtime.getRuntime().maxMemory() / 4, capabilities.memoryBytes());
     private final WorkerPool workers = WorkerPool.shared();
     private final TileKernels tiles = new TileKernels(TileOps.get(), workers);
     private final ContractRunner contractions = new ContractRunner(Gemm.get(), tiles, pool);
@@ -40,7 +45,26 @@ public final class CpuBackend implements Backend {
 
     @Override
     public BackendCapabilities capabilities() {
-        return CAPABILITIES;
+        return capabilities;
+    }
+
+    private static long configuredMemory() {
+        String configured = System.getProperty(MEMORY_PROPERTY);
+        if (configured == null || configured.isBlank()) {
+            return Runtime.getRuntime().maxMemory();
+        }
+        String text = configured.trim().toLowerCase(java.util.Locale.ROOT);
+        long unit = switch (text.charAt(text.length() - 1)) {
+            case 'k' -> 1L << 10;
+            case 'm' -> 1L << 20;
+            case 'g' -> 1L << 30;
+            default -> 1;
+        };
+        try {
+            return Math.multiplyExact(Long.parseLong(unit == 1 ? text : text.substring(0, text.length() - 1)), unit);
+        } catch (NumberFormatException | ArithmeticException bad) {
+            throw new EinopsException("-D" + MEMORY_PROPERTY + "=" + configured + " is not a size (bytes, or a number with k, m or g)");
+        }
     }
 
     /** @return "vector" when the Vector API runs the loops, "scalar" otherwise */
@@ -60,7 +84,7 @@ public final class CpuBackend implements Backend {
 
     @Override
     public DeviceBuffer allocate(DType dtype, long size) {
-        if (size < 0 || size > CAPABILITIES.maxBufferElements()) {
+        if (size < 0 || size > capabilities.maxBufferElements()) {
             throw new EinopsException("cpu backend: cannot allocate " + size + " elements");
         }
         return new CpuBuffer(pool.take(dtype, (int) size));
@@ -90,8 +114,16 @@ public final class CpuBackend implements Backend {
     }
 
     @Override
-    public void execute(Kernel kernel, DeviceBuffer output, List<DeviceBuffer> inputs) {
-        HostData out = live(output).data;
+    public void trim() {
+        pool.trim();
+    }
+
+    @Override
+    public void execute(Kernel kernel, List<DeviceBuffer> outputs, List<DeviceBuffer> inputs, Parameters parameters) {
+        List<HostData> out = new ArrayList<>(outputs.size());
+        for (DeviceBuffer output : outputs) {
+            out.add(live(output).data);
+        }
         List<HostData> arrays = new ArrayList<>(inputs.size());
         for (DeviceBuffer input : inputs) {
             arrays.add(live(input).data);
@@ -100,14 +132,14 @@ public final class CpuBackend implements Backend {
         String path;
         if (kernel.kind() == Kernel.Kind.CONTRACT) {
             if (ContractRunner.supports(kernel)) {
-                contractions.run(kernel, out, arrays);
+                contractions.run(kernel, out.get(0), arrays, parameters);
                 path = "gemm";
             } else {
-                KernelInterpreter.run(kernel, out, arrays);
+                KernelInterpreter.run(kernel, out, arrays, parameters);
                 path = "interpreter";
             }
         } else {
-            tiles.run(kernel, out, arrays);
+            tiles.run(kernel, out, arrays, parameters);
             path = "tiles";
         }
         if (TRACE) {

@@ -3,6 +3,7 @@ package dev.ein4j.opencl;
 import dev.ein4j.kernel.HostData;
 import dev.ein4j.kernel.Kernel;
 import dev.ein4j.kernel.KernelInterpreter;
+import dev.ein4j.kernel.Parameters;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,16 +20,22 @@ final class InterpreterFallback {
     /**
      * @param queue the device queue
      * @param kernel the kernel
-     * @param output its output buffer
+     * @param outputs its output buffers
      * @param inputs its input buffers
+     * @param parameters the launch's constants and seeds
      */
-    static void run(DeviceQueue queue, Kernel kernel, OpenClBuffer output, List<OpenClBuffer> inputs) {
+    static void run(DeviceQueue queue, Kernel kernel, List<OpenClBuffer> outputs, List<OpenClBuffer> inputs, Parameters parameters) {
         List<HostData> hostInputs = new ArrayList<>(inputs.size());
         for (OpenClBuffer input : inputs) {
             hostInputs.add(queue.read(input));
         }
-        HostData result = HostData.allocate(output.dtype(), (int) output.size());
-        KernelInterpreter.run(kernel, result, hostInputs);
-        queue.write(output, result);
+        List<HostData> results = new ArrayList<>(outputs.size());
+        for (OpenClBuffer output : outputs) {
+            results.add(HostData.allocate(output.dtype(), (int) output.size()));
+        }
+        KernelInterpreter.run(kernel, results, hostInputs, parameters);
+        for (int k = 0; k < outputs.size(); k++) {
+            queue.write(outputs.get(k), results.get(k));
+        }
     }
 }

@@ -8,6 +8,7 @@ import dev.ein4j.ir.DType;
 import dev.ein4j.kernel.HostData;
 import dev.ein4j.kernel.Instruction;
 import dev.ein4j.kernel.Kernel;
+import dev.ein4j.kernel.Parameters;
 import dev.ein4j.opencl.codegen.DeviceLimits;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -69,7 +70,7 @@ public final class OpenClBackend implements Backend, AutoCloseable {
         // one limit for every type: the widest element decides, and host arrays must hold the buffer
         long widest = device.fp64() ? 8 : 4;
         long elements = Math.min(BackendCapabilities.HEAP_ARRAY_LIMIT, device.maxAllocation() / widest);
-        this.capabilities = new BackendCapabilities(types, elements, true);
+        this.capabilities = new BackendCapabilities(types, elements, true, Long.MAX_VALUE);
         this.builder = new ProgramBuilder(queue);
         this.runner = new KernelRunner(queue, builder, new DeviceLimits(device.fp64(), device.fma(), device.maxWorkGroupSize(),
                 device.localMemory(), device.computeUnits()), specializeAfter);
@@ -148,8 +149,11 @@ public final class OpenClBackend implements Backend, AutoCloseable {
     }
 
     @Override
-    public void execute(Kernel kernel, DeviceBuffer output, List<DeviceBuffer> inputs) {
-        OpenClBuffer out = own(output);
+    public void execute(Kernel kernel, List<DeviceBuffer> outputs, List<DeviceBuffer> inputs, Parameters parameters) {
+        List<OpenClBuffer> outs = new ArrayList<>(outputs.size());
+        for (DeviceBuffer output : outputs) {
+            outs.add(own(output));
+        }
         List<OpenClBuffer> in = new ArrayList<>(inputs.size());
         for (DeviceBuffer input : inputs) {
             in.add(own(input));
@@ -157,17 +161,20 @@ public final class OpenClBackend implements Backend, AutoCloseable {
         for (Instruction instruction : kernel.instructions()) {
             requireType(instruction.dtype());
         }
-        checkBuffers(kernel, out, in);
-        if (out.size() == 0) {
+        checkBuffers(kernel, outs, in);
+        if (kernel.outputSize() == 0) {
             return;
         }
+        OpenClBuffer out = outs.get(0);
+        boolean generated = kernel.parameterCount() == 0 && kernel.outputCount() == 1 && kernel.reductionCount() <= 1
+                && (kernel.contractSpec() == null || !kernel.contractSpec().hasReplicas());
         try {
-            if (runner.launch(kernel, out, in)) {
+            if (generated && runner.launch(kernel, out, in)) {
                 compiledRuns.incrementAndGet();
                 queue.flush();
             } else {
                 interpretedRuns.incrementAndGet();
-                InterpreterFallback.run(queue, kernel, out, in);
+                InterpreterFallback.run(queue, kernel, outs, in, parameters);
             }
         } catch (CLException failure) {
             throw ClErrors.translate(failure, "execute");
@@ -262,10 +269,16 @@ public final class OpenClBackend implements Backend, AutoCloseable {
     }
 
     /** The generated code trusts the buffers' types and sizes; a mismatch is caught here, not as a device fault. */
-    private static void checkBuffers(Kernel kernel, OpenClBuffer out, List<OpenClBuffer> in) {
-        if (out.dtype() != kernel.outputType() || out.size() != kernel.outputSize()) {
-            throw new EinopsException("opencl backend: a kernel writing " + kernel.outputType().numpyName() + "["
-                    + kernel.outputSize() + "] was given the output " + out);
+    private static void checkBuffers(Kernel kernel, List<OpenClBuffer> outs, List<OpenClBuffer> in) {
+        if (outs.size() != kernel.outputCount()) {
+            throw new EinopsException("opencl backend: a kernel of " + kernel.outputCount() + " outputs was given " + outs.size());
+        }
+        for (int k = 0; k < outs.size(); k++) {
+            OpenClBuffer out = outs.get(k);
+            if (out.dtype() != kernel.outputType(k) || out.size() != kernel.outputSize()) {
+                throw new EinopsException("opencl backend: a kernel writing " + kernel.outputType(k).numpyName() + "["
+                        + kernel.outputSize() + "] was given the output " + out);
+            }
         }
         if (in.size() != kernel.inputCount()) {
             throw new EinopsException("opencl backend: a kernel of " + kernel.inputCount() + " inputs was given " + in.size());

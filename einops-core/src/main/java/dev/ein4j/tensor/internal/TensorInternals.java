@@ -3,6 +3,8 @@ package dev.ein4j.tensor.internal;
 import dev.ein4j.ir.DType;
 import dev.ein4j.ir.Node;
 import dev.ein4j.ir.Op;
+import dev.ein4j.ir.OpArgument;
+import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
 
 /**
@@ -21,7 +23,7 @@ public final class TensorInternals {
         Tensor wrap(Node node);
 
         /** @see TensorInternals#apply */
-        Tensor apply(Op op, DType dtype, int[] shape, Object argument, Tensor... sources);
+        Tensor apply(Op op, DType dtype, int[] shape, OpArgument argument, Tensor... sources);
 
         /** @see TensorInternals#reduce */
         Tensor reduce(Tensor tensor, Op op, int[] axes);
@@ -34,6 +36,9 @@ public final class TensorInternals {
 
         /** @see TensorInternals#setGradient */
         void setGradient(Tensor leaf, Tensor gradient);
+
+        /** @see TensorInternals#uniformOnce */
+        Tensor uniformOnce(Generator generator, DType dtype, int[] shape);
     }
 
     private static volatile Bridge bridge;
@@ -93,7 +98,7 @@ public final class TensorInternals {
      * @param sources the inputs
      * @return the tensor
      */
-    public static Tensor apply(Op op, DType dtype, int[] shape, Object argument, Tensor... sources) {
+    public static Tensor apply(Op op, DType dtype, int[] shape, OpArgument argument, Tensor... sources) {
         return bridge().apply(op, dtype, shape, argument, sources);
     }
 
@@ -124,6 +129,19 @@ public final class TensorInternals {
      */
     public static Tensor broadcastTo(Tensor tensor, int... shape) {
         return bridge().broadcastTo(tensor, shape);
+    }
+
+    /**
+     * Uniform draws in [0, 1) that are not kept: unlike {@link Tensor#rand}, they are generated
+     * inside the one kernel that reads them (a dropout mask), never written to a buffer.
+     *
+     * @param generator the random stream
+     * @param dtype FLOAT32 or FLOAT64
+     * @param shape the shape
+     * @return the lazy RAND node
+     */
+    public static Tensor uniformOnce(Generator generator, DType dtype, int[] shape) {
+        return bridge().uniformOnce(generator, dtype, shape);
     }
 
     /**

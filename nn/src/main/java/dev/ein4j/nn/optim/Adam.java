@@ -11,7 +11,7 @@ import java.util.List;
  *   m ← β₁·m + (1 − β₁)·g          v ← β₂·v + (1 − β₂)·g²
  *   p ← p − η · (m / (1 − β₁ᵗ)) / (√(v / (1 − β₂ᵗ)) + ε)
  * </pre>
- * Three kernels per parameter (m, v, then p), each in place. {@link AdamW} decouples the decay.
+ * One kernel per parameter, writing p, m and v in place. {@link AdamW} decouples the decay.
  *
  * <pre>{@code
  * Adam adam = new Adam(model.parameters(), 1e-3).betas(0.9, 0.999);
@@ -72,9 +72,9 @@ public class Adam extends Optimizer {
     }
 
     @Override
-    protected void update(Tensor parameter, Tensor gradient, Tensor[] state) {
+    protected void update(Tensor parameter, Tensor gradient, Tensor[] state, Updates updates) {
         Tensor g = weightDecay == 0 ? gradient : gradient.add(parameter.mul(weightDecay));
-        adamStep(parameter, g, state);
+        adamStep(parameter, g, state, updates);
     }
 
     /** @return the parameter before the step: itself for Adam, decayed for AdamW */
@@ -83,19 +83,19 @@ public class Adam extends Optimizer {
     }
 
     /** The moment updates and the bias-corrected step, shared with AdamW. */
-    final void adamStep(Tensor parameter, Tensor g, Tensor[] state) {
+    final void adamStep(Tensor parameter, Tensor g, Tensor[] state, Updates updates) {
         if (state[0] == null) {
             state[0] = zerosLike(parameter);
             state[1] = zerosLike(parameter);
         }
-        Tensor m = state[0];
-        Tensor v = state[1];
-        m.assign(m.mul(beta1).add(g.mul(1 - beta1)));
-        v.assign(v.mul(beta2).add(g.square().mul(1 - beta2)));
+        Tensor m = state[0].mul(beta1).add(g.mul(1 - beta1));
+        Tensor v = state[1].mul(beta2).add(g.square().mul(1 - beta2));
         long t = steps();
         double firstCorrection = 1 - Math.pow(beta1, t);
         double secondCorrection = 1 - Math.pow(beta2, t);
         Tensor denominator = v.div(secondCorrection).sqrt().add(eps);
-        parameter.assign(decayed(parameter).sub(m.div(denominator).mul(learningRate() / firstCorrection)));
+        updates.set(state[0], m);
+        updates.set(state[1], v);
+        updates.set(parameter, decayed(parameter).sub(m.div(denominator).mul(learningRate() / firstCorrection)));
     }
 }

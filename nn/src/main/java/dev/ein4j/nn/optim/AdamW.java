@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * AdamW, PyTorch's {@code optim.AdamW}: Adam with decoupled weight decay, p ← p·(1 − η·λ) before
- * the Adam step (λ defaults to 0.01). The decay is folded into the parameter's kernel: three
- * kernels per parameter.
+ * the Adam step (λ defaults to 0.01). The decay is folded into the parameter's kernel: one kernel
+ * per parameter.
  *
  * <pre>{@code
  * AdamW adamW = new AdamW(model.parameters(), 3e-4);
@@ -25,8 +25,8 @@ public class AdamW extends Adam {
     }
 
     @Override
-    protected void update(Tensor parameter, Tensor gradient, Tensor[] state) {
-        adamStep(parameter, gradient, state);
+    protected void update(Tensor parameter, Tensor gradient, Tensor[] state, Updates updates) {
+        adamStep(parameter, gradient, state, updates);
     }
 
     @Override

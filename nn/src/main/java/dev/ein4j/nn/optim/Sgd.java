@@ -13,7 +13,7 @@ import java.util.List;
  *   g ← g + μ·b (Nesterov), else b
  *   p ← p − η·g
  * </pre>
- * One kernel for the momentum buffer (when μ &gt; 0) and one for the parameter.
+ * One kernel per parameter, which also writes the momentum buffer.
  *
  * <pre>{@code
  * Sgd sgd = new Sgd(model.parameters(), 0.1).momentum(0.9).nesterov(true).weightDecay(5e-4);
@@ -76,21 +76,20 @@ public class Sgd extends Optimizer {
     }
 
     @Override
-    protected void update(Tensor parameter, Tensor gradient, Tensor[] state) {
+    protected void update(Tensor parameter, Tensor gradient, Tensor[] state, Updates updates) {
         if (nesterov && (momentum == 0 || dampening != 0)) {
             throw new EinopsException("Nesterov momentum needs a momentum above 0 and zero dampening");
         }
         Tensor g = weightDecay == 0 ? gradient : gradient.add(parameter.mul(weightDecay));
         if (momentum != 0) {
-            Tensor buffer = state[0];
-            if (buffer == null) {
-                buffer = state[0] = zerosLike(parameter);
-                buffer.assign(g);
-            } else {
-                buffer.assign(buffer.mul(momentum).add(g.mul(1 - dampening)));
+            boolean first = state[0] == null;
+            if (first) {
+                state[0] = zerosLike(parameter);
             }
+            Tensor buffer = first ? g : state[0].mul(momentum).add(g.mul(1 - dampening));
+            updates.set(state[0], buffer);
             g = nesterov ? g.add(buffer.mul(momentum)) : buffer;
         }
-        parameter.assign(parameter.sub(g.mul(learningRate())));
+        updates.set(parameter, parameter.sub(g.mul(learningRate())));
     }
 }

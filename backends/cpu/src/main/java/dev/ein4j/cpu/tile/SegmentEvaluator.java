@@ -7,6 +7,7 @@ import dev.ein4j.kernel.CounterRandom;
 import dev.ein4j.kernel.HostData;
 import dev.ein4j.kernel.Instruction;
 import dev.ein4j.kernel.Kernel;
+import dev.ein4j.kernel.Parameters;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -39,7 +40,8 @@ final class SegmentEvaluator {
     private final int[] filled;
     private int rows = 1;
     private final int viewCount;
-    private Object reductionValues;
+    private final Parameters parameters;
+    private Object[] reductionValues;
 
     /**
      * @param kernel the kernel
@@ -47,11 +49,12 @@ final class SegmentEvaluator {
      * @param shape the segment's iteration shape
      * @param extraStrides further accesses of the space (an accumulator, the output), or empty
      * @param inputs the kernel's input buffers
+     * @param parameters the launch's constants and seeds
      * @param ops the tile loops
      */
     SegmentEvaluator(Kernel kernel, Kernel.Segment segment, int[] shape, List<long[]> extraStrides,
-                     List<HostData> inputs, TileOps ops) {
-        this(kernel, segment, shape, extraStrides, inputs, ops, false);
+                     List<HostData> inputs, Parameters parameters, TileOps ops) {
+        this(kernel, segment, shape, extraStrides, inputs, parameters, ops, false);
     }
 
     /**
@@ -60,13 +63,15 @@ final class SegmentEvaluator {
      * @param shape the segment's iteration shape
      * @param extraStrides further accesses (an accumulator, the output), or empty
      * @param inputs the kernel's input buffers
+     * @param parameters the launch's constants and seeds
      * @param ops the tile loops
      * @param reorder whether the space may reorder dimensions (see {@link Space#of(int[], List, List, boolean)});
      *     then results must be written through an extra access, and no reduction may be read by flat index
      */
     SegmentEvaluator(Kernel kernel, Kernel.Segment segment, int[] shape, List<long[]> extraStrides,
-                     List<HostData> inputs, TileOps ops, boolean reorder) {
+                     List<HostData> inputs, Parameters parameters, TileOps ops, boolean reorder) {
         this.kernel = kernel;
+        this.parameters = parameters;
         this.members = kernel.indicesOf(segment);
         this.accessOf = new int[kernel.size()];
         List<View> views = new ArrayList<>();
@@ -111,8 +116,8 @@ final class SegmentEvaluator {
         return space;
     }
 
-    /** @param values the reduction's results by flat index (an epilogue reads them), a float[] or double[] tile-typed array */
-    void setReductionValues(Object values) {
+    /** @param values each reduction's results by flat index (indexed by instruction; an epilogue reads them), tile-typed arrays */
+    void setReductionValues(Object[] values) {
         this.reductionValues = values;
     }
 
@@ -219,13 +224,13 @@ final class SegmentEvaluator {
             Instruction instruction = kernel.instruction(i);
             if (instruction.isReduction()) {
                 // rows of a tile are consecutive in flat order here (no reordered space reads a reduction)
-                System.arraycopy(reductionValues, (int) (rowFlat + start), tiles[i], 0, total);
+                System.arraycopy(reductionValues[i], (int) (rowFlat + start), tiles[i], 0, total);
             } else if (accessOf[i] >= 0) {
                 int a = accessOf[i];
                 boolean whole = !space.accesses.get(a).masked();
                 if (instruction.op() == Op.CONST && whole) {
                     if (filled[i] < total) { // a constant tile, filled once for all the tiles that follow
-                        Tiles.fill(tiles[i], 0, total, instruction.constant());
+                        Tiles.fill(tiles[i], 0, total, parameters.constant(instruction.parameter()));
                         filled[i] = total;
                     }
                 } else if (instruction.op() == Op.INPUT && whole) {
@@ -277,7 +282,7 @@ final class SegmentEvaluator {
     private void readRun(Instruction instruction, Object tile, int begin, int end, long position, long stride) {
         switch (instruction.op()) {
             case INPUT -> Tiles.gather(inputs.get(instruction.input()), tile, begin, end, position, stride);
-            case CONST -> Tiles.fill(tile, begin, end, instruction.constant());
+            case CONST -> Tiles.fill(tile, begin, end, parameters.constant(instruction.parameter()));
             case IOTA -> {
                 for (int j = begin; j < end; j++, position += stride) {
                     Tiles.set(tile, j, position);
@@ -285,7 +290,7 @@ final class SegmentEvaluator {
             }
             case RAND -> {
                 boolean single = instruction.dtype() != DType.FLOAT64;
-                long seed = instruction.seed();
+                long seed = parameters.seed(instruction.parameter());
                 for (int j = begin; j < end; j++, position += stride) {
                     Tiles.set(tile, j, single ? CounterRandom.uniformFloat(seed, position) : CounterRandom.uniformDouble(seed, position));
                 }

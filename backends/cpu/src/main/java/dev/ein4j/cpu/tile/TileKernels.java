@@ -2,18 +2,20 @@ package dev.ein4j.cpu.tile;
 
 import dev.ein4j.cpu.WorkerPool;
 import dev.ein4j.ir.DType;
-import dev.ein4j.ir.Op;
 import dev.ein4j.ir.Shapes;
-import dev.ein4j.kernel.Instruction;
 import dev.ein4j.kernel.HostData;
+import dev.ein4j.kernel.Instruction;
 import dev.ein4j.kernel.Kernel;
+import dev.ein4j.kernel.Parameters;
 import java.util.List;
 
 /**
  * Runs elementwise and reduce kernels (and the epilogues of contractions) tile by tile over the
  * shared workers. Reductions accumulate per task (float sums and products in double, maxima in the
  * input's type, integers in 64 bits) and the tasks' partial results are combined in task order, so
- * a result does not depend on timing.
+ * a result does not depend on timing. A kernel's reductions share one pass over their source, and
+ * its outputs are stored from the same tiles, each tile's values all computed before any is stored
+ * (an output may be an input updated in place).
  */
 public final class TileKernels {
 
@@ -36,59 +38,51 @@ public final class TileKernels {
 
     /**
      * @param kernel an elementwise or reduce kernel
-     * @param output its output
+     * @param outputs its outputs
      * @param inputs its inputs
+     * @param parameters the launch's constants and seeds
      */
-    public void run(Kernel kernel, HostData output, List<HostData> inputs) {
-        Object reduction = null;
+    public void run(Kernel kernel, List<HostData> outputs, List<HostData> inputs, Parameters parameters) {
+        Object[] reductions = null;
         if (kernel.kind() == Kernel.Kind.REDUCE) {
-            reduction = reduce(kernel, inputs);
-            if (kernel.reductionIndex() == kernel.size() - 1) {
-                storeAll(reduction, output);
+            reductions = reduce(kernel, inputs, parameters);
+            if (!kernel.hasEpilogue()) {
+                for (int k = 0; k < outputs.size(); k++) {
+                    Tiles.store(reductions[kernel.outputIndex(k)], outputs.get(k), 0, outputs.get(k).length());
+                }
                 return;
             }
         }
-        elementwise(kernel, output, inputs, reduction);
+        segment(kernel, Kernel.Segment.OUTPUT, kernel.outputShape(), kernel.outputIndices(), outputs, inputs, parameters,
+                reductions);
     }
 
     /**
-     * Evaluates the OUTPUT segment over the whole output and writes the root's values.
+     * Evaluates a contraction operand's prologue over its whole shape into a compact array.
      *
      * @param kernel the kernel
-     * @param output its output
-     * @param inputs its inputs
-     * @param reduction the reduction's values by flat index (tile-typed array), or null
-     */
-    private void elementwise(Kernel kernel, HostData output, List<HostData> inputs, Object reduction) {
-        segment(kernel, Kernel.Segment.OUTPUT, kernel.outputShape(), output, inputs, reduction);
-    }
-
-    /**
-     * Evaluates one segment over its whole shape into a compact array (the output, or a
-     * contraction operand's prologue).
-     *
-     * @param kernel the kernel
-     * @param segment the segment
+     * @param segment LEFT or RIGHT
      * @param shape its iteration shape
      * @param target where its root's values go, compact
      * @param inputs the kernel's inputs
+     * @param parameters the launch's constants and seeds
      */
-    public void segment(Kernel kernel, Kernel.Segment segment, int[] shape, HostData target, List<HostData> inputs) {
-        segment(kernel, segment, shape, target, inputs, null);
+    public void segment(Kernel kernel, Kernel.Segment segment, int[] shape, HostData target, List<HostData> inputs,
+                        Parameters parameters) {
+        int[] members = kernel.indicesOf(segment);
+        segment(kernel, segment, shape, new int[] {members[members.length - 1]}, List.of(target), inputs, parameters, null);
     }
 
-    private void segment(Kernel kernel, Kernel.Segment segment, int[] shape, HostData target, List<HostData> inputs,
-                         Object reduction) {
-        int[] members = kernel.indicesOf(segment);
-        int root = members[members.length - 1];
+    private void segment(Kernel kernel, Kernel.Segment segment, int[] shape, int[] roots, List<HostData> targets,
+                         List<HostData> inputs, Parameters parameters, Object[] reductions) {
         if (Shapes.size(shape) == 0) {
             return;
         }
         // Without a reduction read by flat index, the space may reorder its dimensions; the
-        // target is then written through an access of its own (row-major strides of the shape).
-        boolean reorder = reduction == null;
+        // targets are then written through an access of their own (row-major strides of the shape).
+        boolean reorder = reductions == null;
         List<long[]> extras = reorder ? List.of(Shapes.contiguousStrides(shape.length == 0 ? new int[] {1} : shape)) : List.of();
-        SegmentEvaluator first = new SegmentEvaluator(kernel, segment, shape, extras, inputs, ops, reorder);
+        SegmentEvaluator first = new SegmentEvaluator(kernel, segment, shape, extras, inputs, parameters, ops, reorder);
         Space space = first.space();
         if (space.rowLength() == 0) {
             return;
@@ -99,20 +93,23 @@ public final class TileKernels {
         RowWalk.run(space, pool, tasks, 1, (task, outer, rowFlat, start, length, rows) -> {
             SegmentEvaluator evaluator = evaluators[task];
             if (evaluator == null) {
-                evaluator = new SegmentEvaluator(kernel, segment, shape, extras, inputs, ops, reorder);
+                evaluator = new SegmentEvaluator(kernel, segment, shape, extras, inputs, parameters, ops, reorder);
                 evaluators[task] = evaluator;
             }
-            evaluator.setReductionValues(reduction);
+            evaluator.setReductionValues(reductions);
             evaluator.beginRows(outer, rows);
             evaluator.evaluate(rowFlat, start, length);
-            Object tile = evaluator.tile(root);
-            if (reorder) {
-                long stride = evaluator.extraStride(0);
-                for (int r = 0; r < rows; r++) {
-                    Tiles.scatter(tile, r * length, target, evaluator.extraBase(0, r) + start * stride, stride, length);
+            for (int k = 0; k < roots.length; k++) {
+                Object tile = evaluator.tile(roots[k]);
+                HostData target = targets.get(k);
+                if (reorder) {
+                    long stride = evaluator.extraStride(0);
+                    for (int r = 0; r < rows; r++) {
+                        Tiles.scatter(tile, r * length, target, evaluator.extraBase(0, r) + start * stride, stride, length);
+                    }
+                } else {
+                    Tiles.store(tile, target, (int) (rowFlat + start), length * rows); // rows in flat order
                 }
-            } else {
-                Tiles.store(tile, target, (int) (rowFlat + start), length * rows); // rows in flat order
             }
         });
     }
@@ -124,30 +121,29 @@ public final class TileKernels {
      * @param kernel the contraction kernel
      * @param output its output
      * @param inputs its inputs
+     * @param parameters the launch's constants and seeds
      * @param reduction the contraction's values by flat index (tile-typed array)
      * @return the epilogue
      */
-    public Epilogue epilogue(Kernel kernel, HostData output, List<HostData> inputs, Object reduction) {
-        return new Epilogue(kernel, output, inputs, reduction);
+    public Epilogue epilogue(Kernel kernel, HostData output, List<HostData> inputs, Parameters parameters, Object reduction) {
+        return new Epilogue(kernel, output, inputs, parameters, reduction);
     }
 
     /** See {@link #epilogue}. */
     public final class Epilogue {
         private final Kernel kernel;
         private final HostData output;
-        private final List<HostData> inputs;
-        private final Object reduction;
         private final ThreadLocal<SegmentEvaluator> evaluators;
 
-        private Epilogue(Kernel kernel, HostData output, List<HostData> inputs, Object reduction) {
+        private Epilogue(Kernel kernel, HostData output, List<HostData> inputs, Parameters parameters, Object reduction) {
             this.kernel = kernel;
             this.output = output;
-            this.inputs = inputs;
-            this.reduction = reduction;
+            Object[] reductions = new Object[kernel.size()];
+            reductions[kernel.reductionIndex()] = reduction;
             this.evaluators = ThreadLocal.withInitial(() -> {
                 SegmentEvaluator evaluator = new SegmentEvaluator(kernel, Kernel.Segment.OUTPUT, kernel.outputShape(),
-                        List.of(), inputs, ops);
-                evaluator.setReductionValues(reduction);
+                        List.of(), inputs, parameters, ops);
+                evaluator.setReductionValues(reductions);
                 return evaluator;
             });
         }
@@ -159,7 +155,7 @@ public final class TileKernels {
         public void run(long from, long to) {
             SegmentEvaluator evaluator = evaluators.get();
             Space space = evaluator.space();
-            int root = kernel.size() - 1;
+            int root = kernel.outputIndex(0);
             long rowLength = space.rowLength();
             int[] outer = new int[space.shape.length - 1];
             long at = from;
@@ -185,71 +181,78 @@ public final class TileKernels {
 
     // ------------------------------------------------------------------ reductions
 
-    /** @return the reduction's values in the row-major order of the reduced shape, tile-typed */
-    private Object reduce(Kernel kernel, List<HostData> inputs) {
-        Instruction reduce = kernel.instruction(kernel.reductionIndex());
-        int source = reduce.source(0);
-        int[] shape = kernel.instruction(source).shape();
+    /** @return each reduction's values (indexed by instruction) in the row-major order of the reduced shape, tile-typed */
+    private Object[] reduce(Kernel kernel, List<HostData> inputs, Parameters parameters) {
+        int[] reductionIndices = kernel.reductionIndices();
+        Instruction first = kernel.instruction(reductionIndices[0]);
+        int[] shape = kernel.instruction(first.source(0)).shape();
         int[] reduced = shape.clone();
-        for (int axis : reduce.axes()) {
+        for (int axis : first.axes()) {
             reduced[axis] = 1;
         }
         long[] accumulatorStrides = Shapes.contiguousStrides(reduced);
-        for (int axis : reduce.axes()) {
+        for (int axis : first.axes()) {
             accumulatorStrides[axis] = 0;
         }
         int count = (int) Shapes.size(reduced);
         List<long[]> extras = List.of(accumulatorStrides);
-        SegmentEvaluator first = new SegmentEvaluator(kernel, Kernel.Segment.REDUCE_SOURCE, shape, extras, inputs, ops, true);
-        Space space = first.space();
+        SegmentEvaluator firstEvaluator = new SegmentEvaluator(kernel, Kernel.Segment.REDUCE_SOURCE, shape, extras, inputs,
+                parameters, ops, true);
+        Space space = firstEvaluator.space();
         int tasks = RowWalk.tasks(space, pool);
         SegmentEvaluator[] evaluators = new SegmentEvaluator[tasks];
-        evaluators[0] = first;
-        DType type = kernel.instruction(source).dtype();
+        evaluators[0] = firstEvaluator;
         long outerStride = space.accesses.get(space.accesses.size() - 1).strides()[0];
         boolean disjoint = tasks > 1 && space.outerRank() >= 1 && outerStride != 0 && space.shape[0] >= tasks;
         // With the outermost dimension kept, tasks take whole slices of it: each output element is
         // accumulated by one task, in order, into one shared accumulator (no per-task copies).
-        Accumulator[] partials = new Accumulator[disjoint ? 1 : tasks];
+        Accumulator[][] partials = new Accumulator[disjoint ? 1 : tasks][];
         if (disjoint) {
-            partials[0] = new Accumulator(reduce.op(), type, count, ops);
+            partials[0] = accumulators(kernel, reductionIndices, count);
         }
         long alignRows = disjoint ? space.rows() / space.shape[0] : 1;
         RowWalk.run(space, pool, tasks, alignRows, (task, outer, rowFlat, start, length, rows) -> {
-            SegmentEvaluator evaluator = reductionEvaluator(evaluators, task, kernel, shape, extras, inputs);
+            SegmentEvaluator evaluator = evaluators[task];
+            if (evaluator == null) {
+                evaluator = new SegmentEvaluator(kernel, Kernel.Segment.REDUCE_SOURCE, shape, extras, inputs, parameters, ops, true);
+                evaluators[task] = evaluator;
+            }
             int slot = disjoint ? 0 : task;
             if (partials[slot] == null) {
-                partials[slot] = new Accumulator(reduce.op(), type, count, ops);
+                partials[slot] = accumulators(kernel, reductionIndices, count);
             }
             evaluator.beginRows(outer, rows);
             evaluator.evaluate(rowFlat, start, length);
-            Object tile = evaluator.tile(source);
-            partials[slot].addRows(tile, rows, length, evaluator.bases(), evaluator.extraBaseIndex(0), start,
-                    (int) evaluator.extraStride(0));
-        });
-        Accumulator total = null;
-        for (Accumulator partial : partials) {
-            if (partial != null) {
-                total = total == null ? partial : total.combine(partial);
+            for (int r = 0; r < reductionIndices.length; r++) {
+                Object tile = evaluator.tile(kernel.instruction(reductionIndices[r]).source(0));
+                partials[slot][r].addRows(tile, rows, length, evaluator.bases(), evaluator.extraBaseIndex(0), start,
+                        (int) evaluator.extraStride(0));
             }
+        });
+        Object[] results = new Object[kernel.size()];
+        for (int r = 0; r < reductionIndices.length; r++) {
+            Accumulator total = null;
+            for (Accumulator[] partial : partials) {
+                if (partial != null) {
+                    total = total == null ? partial[r] : total.combine(partial[r]);
+                }
+            }
+            Instruction reduce = kernel.instruction(reductionIndices[r]);
+            if (total == null) {
+                total = new Accumulator(reduce.op(), kernel.instruction(reduce.source(0)).dtype(), count, ops); // an empty space: the identity
+            }
+            results[reductionIndices[r]] = total.results(reduce.dtype());
         }
-        if (total == null) {
-            total = new Accumulator(reduce.op(), type, count, ops); // an empty space: the identity
-        }
-        return total.results(reduce.dtype());
+        return results;
     }
 
-    private SegmentEvaluator reductionEvaluator(SegmentEvaluator[] evaluators, int task, Kernel kernel, int[] shape,
-                                                List<long[]> extras, List<HostData> inputs) {
-        SegmentEvaluator evaluator = evaluators[task];
-        if (evaluator == null) {
-            evaluator = new SegmentEvaluator(kernel, Kernel.Segment.REDUCE_SOURCE, shape, extras, inputs, ops, true);
-            evaluators[task] = evaluator;
+    private Accumulator[] accumulators(Kernel kernel, int[] reductionIndices, int count) {
+        Accumulator[] accumulators = new Accumulator[reductionIndices.length];
+        for (int r = 0; r < reductionIndices.length; r++) {
+            Instruction reduce = kernel.instruction(reductionIndices[r]);
+            DType type = kernel.instruction(reduce.source(0)).dtype();
+            accumulators[r] = new Accumulator(reduce.op(), type, count, ops);
         }
-        return evaluator;
-    }
-
-    private static void storeAll(Object values, HostData output) {
-        Tiles.store(values, output, 0, output.length());
+        return accumulators;
     }
 }

@@ -104,7 +104,7 @@ final class SegmentEmitter {
         String position = Indexing.position(view, axes, constants);
         String value = switch (instruction.op()) {
             case INPUT -> "in" + instruction.input() + "[" + position + "]";
-            case CONST -> constants.typed(type, instruction.dtype().round(instruction.constant()));
+            case CONST -> throw new UnsupportedKernelException("kernel parameters are not generated yet");
             case IOTA -> CExpressions.convert("(long)" + position, CType.LONG, type);
             case RAND -> random(instruction, position);
             default -> throw new UnsupportedKernelException(instruction.op() + " does not read");
@@ -118,7 +118,10 @@ final class SegmentEmitter {
 
     /** RAND: CounterRandom's bits of (seed, position); the top 24 bits for float32, 53 for float64. */
     private String random(Instruction instruction, String position) {
-        String bits = "ein_random_bits(" + constants.bits(Preamble.mixedSeed(instruction.seed())) + ", (long)"
+        if (instruction.op() == Op.RAND) {
+            throw new UnsupportedKernelException("kernel parameters are not generated yet");
+        }
+        String bits = "ein_random_bits(" + constants.bits(0L) + ", (long)"
                 + position + ")";
         if (instruction.dtype() == DType.FLOAT64) {
             return "((double)(" + bits + " >> 11) * 0x1.0p-53)";
