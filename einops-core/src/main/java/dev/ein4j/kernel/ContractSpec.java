@@ -129,11 +129,11 @@ public final class ContractSpec {
                 roles[a] = Role.UNIT;
             } else if (isSummed) {
                 roles[a] = Role.K;
-            } else if (leftShape[a] > 1 && rightShape[a] > 1) {
+            } else if (leftShape[a] != 1 && rightShape[a] != 1) { // 0 is a length too: an empty batch
                 roles[a] = Role.BATCH;
-            } else if (leftShape[a] > 1) {
+            } else if (leftShape[a] != 1) {
                 roles[a] = Role.M;
-            } else if (rightShape[a] > 1) {
+            } else if (rightShape[a] != 1) {
                 roles[a] = Role.N;
             } else {
                 roles[a] = Role.REPLICATED;

@@ -113,7 +113,8 @@ final class GraphWalk {
     /** @return true if the node is to be computed (and its sources visited); leaves are recorded at once */
     private boolean enter(Node node) {
         Realized data = Lifetimes.data(node);
-        if (data == null && node.op() == Op.INPUT) {
+        if (data == null && (node.op() == Op.INPUT || Lifetimes.isClosed(node))) {
+            // a closed tensor's values are gone (a leaf's cannot be recomputed; nothing is, silently)
             throw ClosedTensorException.of(node.dtype().numpyName(), node.shape(), "a realization");
         }
         if (data != null) {

@@ -8,14 +8,15 @@ import dev.ein4j.ir.View;
 
 /**
  * Who owns a node's data and when it goes. Every node the tensor API makes is {@link #adopt adopted}:
- * it joins the innermost {@link Scope} of its thread (if any), and a movement of computed data is
- * bound at once as a view of the same storage (so views share storage and keep it alive). A node's
- * data holds one reference on its {@link Storage}; {@link #close closing} the node, or the end of
- * its scope, gives it up, and the storage's last reference releases the buffer.
+ * it joins the innermost {@link Scope} of its thread (if any). A node's data holds one reference on
+ * its {@link Storage} (a realized view of another node's data shares that storage and holds a
+ * reference of its own); {@link #close closing} the node, or the end of its scope, gives it up, and
+ * the storage's last reference releases the buffer. Nodes that are never realized hold nothing, so
+ * the intermediate movements a pattern makes of its operands never keep their buffers alive.
  *
- * <p>Closing is final for the node: using it afterwards is a {@link ClosedTensorException}. A node
- * that is not a leaf and was closed only because its scope ended is still a description of a
- * value; a realization that meets it while computing something else recomputes it.
+ * <p>Closing is final for the node: using it afterwards, directly or through a graph made before it
+ * was closed that still needs its values, is a {@link ClosedTensorException}; nothing is silently
+ * recomputed.
  */
 public final class Lifetimes {
 
@@ -29,8 +30,7 @@ public final class Lifetimes {
     }
 
     /**
-     * Registers a newly made node: with this thread's innermost scope, and, for a movement of
-     * computed data that one view can express, as that view of the same storage.
+     * Registers a newly made node with this thread's innermost scope, if any.
      *
      * @param node a node just made
      * @return the node
@@ -40,16 +40,35 @@ public final class Lifetimes {
         if (scope != null) {
             scope.add(node, state(node));
         }
-        if (node.op().group() == Op.Group.MOVEMENT || node.op() == Op.DETACH) {
-            Realized source = data(node.source(0));
-            if (source != null) {
-                View view = node.op() == Op.DETACH ? source.view() : Movement.apply(node, source.view());
-                if (view != null) {
-                    state(node).bind(new Realized(source.storage(), view));
-                }
-            }
-        }
         return node;
+    }
+
+    /**
+     * The data of a node that is a chain of movements (and DETACH) over computed data, as a view of
+     * that data, without binding anything: reading {@code x.slice(...)} or {@code x.get(i)} then
+     * costs no kernel and keeps no reference.
+     *
+     * @param node a node
+     * @return its data as a view of the chain's base, or null if it is not such a chain or one
+     *     strided view cannot express it
+     */
+    static Realized viewOf(Node node) {
+        java.util.ArrayDeque<Node> moves = new java.util.ArrayDeque<>();
+        Node base = node;
+        while (data(base) == null && (base.op().group() == Op.Group.MOVEMENT || base.op() == Op.DETACH) && !isClosed(base)) {
+            moves.push(base);
+            base = base.source(0);
+        }
+        Realized data = data(base);
+        if (data == null || isClosed(base)) {
+            return null;
+        }
+        View view = data.view();
+        while (!moves.isEmpty() && view != null) {
+            Node move = moves.pop();
+            view = move.op() == Op.DETACH ? view : Movement.apply(move, view);
+        }
+        return view == null ? null : new Realized(data.storage(), view);
     }
 
     /**

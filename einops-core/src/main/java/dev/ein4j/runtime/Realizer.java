@@ -122,12 +122,20 @@ public final class Realizer {
      */
     public static HostData read(Node node) {
         Lifetimes.requireOpen(node, "reading");
-        realize(List.of(node));
-        Realized data = Lifetimes.data(node);
+        Realized data = Lifetimes.viewOf(node); // a view of computed data is read in place, not kept
+        if (data == null) {
+            realize(List.of(node));
+            data = Lifetimes.data(node);
+        }
         if (data == null) {
             throw ClosedTensorException.of(node.dtype().numpyName(), node.shape(), "reading");
         }
-        Storage storage = data.storage().retain();
+        Storage storage;
+        try {
+            storage = data.storage().retain();
+        } catch (IllegalStateException closedMeanwhile) {
+            throw ClosedTensorException.of(node.dtype().numpyName(), node.shape(), "reading");
+        }
         try {
             Backend owner = storage.backend();
             if (data.isCompact()) {

@@ -3,6 +3,7 @@ package dev.ein4j.cpu;
 import dev.ein4j.backend.Backends;
 import dev.ein4j.reference.ReferenceBackend;
 import dev.ein4j.testing.Agreement;
+import dev.ein4j.testing.KernelCases;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -20,5 +21,10 @@ class CrossBackendFuzzTest {
     @Test
     void randomProgramsAgreeWithTheReference() {
         Agreement.randomGraphsAgree(CpuBackend.NAME, 400);
+    }
+
+    @Test
+    void kernelsWithParametersSeveralOutputsAndReplicasAgreeWithTheInterpreter() {
+        KernelCases.assertAll(Backends.get(CpuBackend.NAME));
     }
 }

@@ -20,7 +20,7 @@ public final class BenchMain {
             "matmul-256", "matmul-512", "matmul-1024", "matmul-2048",
             "attention-scores", "attention-values",
             "transpose", "rearrange-overhead", "softmax",
-            "mlp-step",
+            "mlp-step", "mlp-step-adam",
             "conv2d-fwd-c64", "conv2d-fwd-bwd-c64", "conv2d-fwd-c3", "conv2d-fwd-bwd-c3",
             "cnn-step");
 

@@ -58,6 +58,13 @@ final class BenchRunner {
         return failed ? 1 : 0;
     }
 
+    /** One run, its tensors closed when it ends (their buffers back in the pool, no collector involved): the release is timed too. */
+    private static void runScoped(Trial trial) {
+        try (dev.ein4j.tensor.TensorScope run = dev.ein4j.tensor.Tensor.scope()) {
+            trial.run();
+        }
+    }
+
     private static boolean runOne(String name, BenchMain.Options options, PrintStream out, PrintStream err) {
         try {
             Workloads.Spec spec = Workloads.spec(name);
@@ -78,7 +85,7 @@ final class BenchRunner {
             long estimate;
             while (true) {
                 long t0 = System.nanoTime();
-                trial.run();
+                runScoped(trial);
                 long t1 = System.nanoTime();
                 recent[warm % recent.length] = t1 - t0;
                 fastest = Math.min(fastest, t1 - t0);
@@ -97,7 +104,7 @@ final class BenchRunner {
             double[] ms = new double[runs];
             for (int r = 0; r < runs; r++) {
                 long t0 = System.nanoTime();
-                trial.run();
+                runScoped(trial);
                 ms[r] = (System.nanoTime() - t0) / 1e6;
             }
             double[] sorted = ms.clone();

@@ -3,9 +3,11 @@ package dev.ein4j.benchmarks.cli;
 import dev.ein4j.autograd.Autograd;
 import dev.ein4j.backend.Backends;
 import dev.ein4j.nn.Functional;
+import dev.ein4j.nn.optim.Adam;
+import dev.ein4j.nn.optim.Optimizer;
+import dev.ein4j.nn.optim.Sgd;
 import dev.ein4j.tensor.Ein;
 import dev.ein4j.tensor.Generator;
-import dev.ein4j.tensor.GradientMode;
 import dev.ein4j.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,7 +53,8 @@ final class Workloads {
             case "transpose" -> transpose();
             case "rearrange-overhead" -> rearrangeOverhead();
             case "softmax" -> softmax();
-            case "mlp-step" -> mlpStep();
+            case "mlp-step" -> mlpStep(name, false);
+            case "mlp-step-adam" -> mlpStep(name, true);
             case "conv2d-fwd-c64" -> conv(name, 32, 64, 32, 64, 3, 1, false);
             case "conv2d-fwd-bwd-c64" -> conv(name, 32, 64, 32, 64, 3, 1, true);
             case "conv2d-fwd-c3" -> conv(name, 64, 3, 32, 32, 5, 0, false);
@@ -234,47 +237,38 @@ final class Workloads {
     }
 
     /**
-     * One SGD step's parameters, realized together with the loss in one pass, then made new leaves:
-     * {@code p.sub(p.grad().mul(lr)).requireGrad()} under no-grad.
+     * A training loop's state: the parameters, updated in place by the optimizer (as PyTorch's
+     * {@code p -= lr * p.grad}), and the last loss, read every step as PyTorch's {@code loss.item()}.
+     * The runner closes each step's tensors when the step ends.
      */
-    static Tensor[] sgd(Tensor loss, Tensor[] parameters, double lr) {
-        return GradientMode.noGrad(() -> {
-            Tensor[] next = new Tensor[parameters.length];
-            for (int i = 0; i < parameters.length; i++) {
-                next[i] = parameters[i].sub(parameters[i].grad().mul(lr));
-            }
-            Tensor[] all = new Tensor[parameters.length + 1];
-            all[0] = loss;
-            System.arraycopy(next, 0, all, 1, next.length);
-            Tensor.realizeAll(all);
-            for (int i = 0; i < next.length; i++) {
-                next[i] = next[i].requireGrad();
-            }
-            return next;
-        });
-    }
-
-    /** A training loop's state: the parameters, replaced after each step, and the last loss. */
     private abstract static class Training implements Trial {
         Tensor[] parameters;
+        Optimizer optimizer;
         double lastLoss = Double.NaN;
-        Tensor loss;
 
         abstract Tensor loss(Tensor[] p);
 
+        Training optimize(Tensor[] trained, java.util.function.Function<List<Tensor>, Optimizer> make) {
+            this.parameters = trained;
+            this.optimizer = make.apply(List.of(trained));
+            return this;
+        }
+
         @Override
         public void run() {
-            loss = loss(parameters);
+            optimizer.zeroGrad();
+            Tensor loss = loss(parameters);
             loss.backward();
-            parameters = sgd(loss, parameters, 0.01);
+            optimizer.step();
+            lastLoss = loss.item();
             synchronize();
         }
 
         @Override
         public String explain() {
-            // backward() realizes the loss and every gradient in one pass; the update is then one
-            // small elementwise kernel per parameter. Each list below is scheduled on its own, so
-            // the forward kernels show again under each gradient.
+            // backward() realizes the loss and every gradient in one pass; the optimizer's step is
+            // then one elementwise kernel per parameter, in one realization. Each list below is
+            // scheduled on its own, so the forward kernels show again under each gradient.
             Tensor l = loss(parameters);
             List<Tensor> grads = Autograd.grad(l, List.of(parameters));
             StringBuilder text = new StringBuilder("forward (the loss):\n").append(l.explain());
@@ -283,17 +277,18 @@ final class Workloads {
                         .append(java.util.Arrays.toString(parameters[i].shape())).append(":\n")
                         .append(grads.get(i).explain());
             }
-            return text.append("\nthen the SGD update: one elementwise kernel per parameter").toString();
+            return text.append("\nthen the optimizer: one elementwise kernel per parameter").toString();
         }
 
         @Override
         public String summary() {
-            return loss == null ? null : "last loss " + loss.item();
+            return Double.isNaN(lastLoss) ? null : "last loss " + lastLoss;
         }
     }
 
-    private static Spec mlpStep() {
-        return new Spec("mlp-step", Unit.MS_PER_STEP, 1, () -> {
+    /** 784-256-10, batch 128, cross entropy; SGD (lr 0.01) or Adam (lr 1e-3), PyTorch's defaults otherwise. */
+    private static Spec mlpStep(String name, boolean adam) {
+        return new Spec(name, Unit.MS_PER_STEP, 1, () -> {
             Generator generator = new Generator(7);
             Tensor x = input(generator, 128, 784);
             Tensor labels = Tensor.randint(generator, 0, 10, 128).realize();
@@ -305,9 +300,10 @@ final class Workloads {
                     return Functional.crossEntropy(logits, labels);
                 }
             };
-            training.parameters = new Tensor[] {
+            Tensor[] trained = {
                 parameter(generator, 1 / Math.sqrt(784), 256, 784), parameter(generator, 0.01, 256),
                 parameter(generator, 1 / Math.sqrt(256), 10, 256), parameter(generator, 0.01, 10)};
+            training.optimize(trained, p -> adam ? new Adam(p, 1e-3) : new Sgd(p, 0.01));
             synchronize();
             return training;
         });
@@ -339,7 +335,7 @@ final class Workloads {
             p.add(parameter(generator, 0.01, 128));
             p.add(parameter(generator, 1 / Math.sqrt(128), 10, 128));
             p.add(parameter(generator, 0.01, 10));
-            training.parameters = p.toArray(Tensor[]::new);
+            training.optimize(p.toArray(Tensor[]::new), trained -> new Sgd(trained, 0.01));
             synchronize();
             return training;
         });
