@@ -40,9 +40,10 @@ final class LengthSolver {
         String term = errors.text(dimension.span());
         if (unknown.isEmpty()) {
             if (product != actual) {
-                throw errors.shape(dimension.span(), dimension.axes().size() == 1
-                        ? LoweringErrors.describeAxis(dimension.axes().get(0)) + ": the input has length " + actual
-                          + " but " + product + " is expected"
+                String what = dimension.axes().isEmpty() ? "unit axis " + term
+                        : dimension.axes().size() == 1 ? LoweringErrors.describeAxis(dimension.axes().get(0)) : null;
+                throw errors.shape(dimension.span(), what != null
+                        ? what + ": the input has length " + actual + " but " + product + " is expected"
                         : "dimension " + term + " has length " + actual + ", but its axes multiply to " + product);
             }
             return true;
