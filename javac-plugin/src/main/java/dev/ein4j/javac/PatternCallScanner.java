@@ -2,6 +2,7 @@ package dev.ein4j.javac;
 
 import com.sun.source.tree.CompilationUnitTree;
 import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.LiteralTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.Tree;
@@ -21,8 +22,10 @@ import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.NestingKind;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.ArrayType;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
 
 /**
  * Visits the method calls and constructor calls of one attributed class, and checks the constant
@@ -104,7 +107,7 @@ final class PatternCallScanner extends TreePathScanner<Void, Void> {
     private long offsetInLiteral(ExpressionTree literal, int index) {
         try {
             CharSequence source = unit.getSourceFile().getCharContent(true);
-            Object value = ((com.sun.source.tree.LiteralTree) literal).getValue();
+            Object value = ((LiteralTree) literal).getValue();
             return LiteralOffsets.offsetOf(source, (int) positions.getStartPosition(unit, literal),
                     (int) positions.getEndPosition(unit, literal), (String) value, index);
         } catch (IOException | RuntimeException unreadable) {
@@ -112,12 +115,13 @@ final class PatternCallScanner extends TreePathScanner<Void, Void> {
         }
     }
 
+    /** {@code java.lang.String}, {@code dev.ein4j.tensor.Tensor[]}, {@code int[][]}: type arguments dropped. */
     private static String erasure(VariableElement parameter) {
-        var type = parameter.asType();
+        TypeMirror type = parameter.asType();
         StringBuilder dimensions = new StringBuilder();
         while (type.getKind() == TypeKind.ARRAY) {
             dimensions.append("[]");
-            type = ((javax.lang.model.type.ArrayType) type).getComponentType();
+            type = ((ArrayType) type).getComponentType();
         }
         String base = type instanceof DeclaredType declared
                 ? ((TypeElement) declared.asElement()).getQualifiedName().toString() : type.toString();

@@ -4,6 +4,7 @@ import com.sun.source.tree.CompilationUnitTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.util.JavacTask;
 import com.sun.source.util.Trees;
+import java.io.IOException;
 import java.net.URI;
 import java.util.List;
 import javax.tools.Diagnostic;
@@ -77,7 +78,7 @@ final class Reporter {
             Tree declaration = parsed.getTypeDecls().get(0);
             long start = Trees.instance(task).getSourcePositions().getStartPosition(parsed, declaration);
             return start == offset ? declaration : null;
-        } catch (java.io.IOException | RuntimeException cannotParse) {
+        } catch (IOException | RuntimeException cannotParse) {
             return null;
         }
     }
