@@ -60,7 +60,8 @@ final class PatternCallScanner extends TreePathScanner<Void, Void> {
     }
 
     private void check(Element element, List<? extends ExpressionTree> arguments) {
-        if (!(element instanceof ExecutableElement method) || !(method.getEnclosingElement() instanceof TypeElement owner)) {
+        if (!(element instanceof ExecutableElement method) || !(method.getEnclosingElement() instanceof TypeElement owner)
+                || !PatternMethods.isPatternMethodName(method.getSimpleName().toString())) {
             return;
         }
         // an anonymous subclass's constructor passes its arguments on to its superclass's

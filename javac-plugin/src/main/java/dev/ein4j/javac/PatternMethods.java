@@ -5,9 +5,11 @@ import dev.ein4j.javac.PatternMethod.PatternRule;
 import dev.ein4j.javac.PatternMethod.Rule;
 import dev.ein4j.pattern.Operation;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Every ein4j method and constructor that takes a pattern (the plugin's test compares this table
@@ -60,10 +62,12 @@ final class PatternMethods {
             einMix(new EinMixRule(0, 1, 2), STRING, STRING, STRING, AXES, GENERATOR));
 
     private static final Map<Key, Rule> BY_SIGNATURE = new HashMap<>();
+    private static final Set<String> NAMES = new HashSet<>();
 
     static {
         for (PatternMethod method : ALL) {
             BY_SIGNATURE.put(new Key(method.owner(), method.name(), method.parameters()), method.rule());
+            NAMES.add(method.name());
         }
     }
 
@@ -71,6 +75,16 @@ final class PatternMethods {
     }
 
     private PatternMethods() {
+    }
+
+    /**
+     * A cheap first test for every call javac has: only these names can be pattern methods.
+     *
+     * @param name a method's name, {@code <init>} for a constructor
+     * @return whether some pattern method has that name
+     */
+    static boolean isPatternMethodName(String name) {
+        return NAMES.contains(name);
     }
 
     /**

@@ -74,6 +74,8 @@ class PatternMethodsTest {
         }
         assertThat(PatternMethods.ruleFor(PatternMethods.TENSOR, "rearrange", List.of("java.lang.Object"))).isEmpty();
         assertThat(PatternMethods.ruleFor("example.Other", "rearrange", List.of("java.lang.String"))).isEmpty();
+        assertThat(PatternMethods.ALL).allSatisfy(method -> assertThat(PatternMethods.isPatternMethodName(method.name())).isTrue());
+        assertThat(PatternMethods.isPatternMethodName("add")).isFalse();
     }
 
     private static String signature(String owner, Executable executable, int parameter) {
