@@ -35,8 +35,10 @@ import org.w3c.dom.Node;
  *   <li>dependencies between ein4j modules follow grammar → dsl-parser → einops-core → autograd → nn
  *       (a module depends only on modules of lower rank); a backend (backends/*) depends only on
  *       einops-core, dsl-parser and grammar; examples, conformance-tests and benchmarks may depend on
- *       anything; a layer's tests (test scope only) may use a backend, so they run on it too; every
- *       other pom must be classified here before it can be added.</li>
+ *       anything; a layer's tests (test scope only) may use a backend, so they run on it too; the javac
+ *       plugin's code depends only on dsl-parser and grammar (it checks patterns, it runs no tensors),
+ *       its tests on anything (they compile sources that call the whole API); every other pom must be
+ *       classified here before it can be added.</li>
  * </ul>
  */
 class ModuleBoundaryTest {
@@ -50,6 +52,8 @@ class ModuleBoundaryTest {
     private static final Set<String> BACKEND_MAY_USE = Set.of("grammar", "dsl-parser", "einops-core");
     /** Modules outside the layering that may depend on anything (directory or artifactId). */
     private static final Set<String> UNRESTRICTED = Set.of("examples", "conformance-tests", "benchmarks");
+    /** Build tools (directory or artifactId) and what their code may use; their tests may use anything. */
+    private static final Map<String, Set<String>> TOOLS = Map.of("javac-plugin", Set.of("grammar", "dsl-parser"));
 
     /** Marks a test-scoped dependency in {@link ModulePom#ein4jDependencies()}. */
     static final String TEST_SCOPE = " [test]";
@@ -160,6 +164,10 @@ class ModuleBoundaryTest {
         assertThat(dependencyViolations(List.of(pom("backends/cpu", "cpu-backend", "autograd")))).hasSize(1);
         assertThat(dependencyViolations(List.of(pom("backends/cpu", "cpu-backend", "opencl-backend")))).hasSize(1);
         assertThat(dependencyViolations(List.of(pom("", PARENT_ARTIFACT, "einops-core")))).hasSize(1);
+        assertThat(dependencyViolations(List.of(pom("javac-plugin", "javac-plugin", "dsl-parser", "nn" + TEST_SCOPE))))
+                .as("the javac plugin's tests compile against anything").isEmpty();
+        assertThat(dependencyViolations(List.of(pom("javac-plugin", "javac-plugin", "einops-core"))))
+                .as("its code checks patterns only").singleElement().asString().contains("a tool's code may depend on");
         assertThat(dependencyViolations(List.of(pom("tools", "tools")))).singleElement().asString()
                 .contains("not classified");
     }
@@ -236,6 +244,8 @@ class ModuleBoundaryTest {
                 }
                 String reason = switch (kind) {
                     case "unrestricted" -> null;
+                    case "tool" -> testScope || toolMayUse(module).contains(dependency) ? null
+                            : "a tool's code may depend on " + new java.util.TreeSet<>(toolMayUse(module)) + " only";
                     case "parent" -> "the parent pom's dependencies are inherited by every module; declare ein4j"
                             + " artifacts only in dependencyManagement";
                     case "backend" -> BACKEND_MAY_USE.contains(dependency) ? null
@@ -273,7 +283,15 @@ class ModuleBoundaryTest {
         if (LAYERS.contains(module.artifactId())) {
             return "layer";
         }
+        if (TOOLS.containsKey(lastDir) || TOOLS.containsKey(module.artifactId())) {
+            return "tool";
+        }
         return "unclassified";
+    }
+
+    private static Set<String> toolMayUse(ModulePom module) {
+        String dir = module.dir();
+        return TOOLS.getOrDefault(module.artifactId(), TOOLS.getOrDefault(dir.substring(dir.lastIndexOf('/') + 1), Set.of()));
     }
 
     private static ModulePom pom(String dir, String artifactId, String... dependencies) {

@@ -17,7 +17,12 @@ public enum Operation {
     /** {@code "b * c"}: the inverse of pack. */
     UNPACK("unpack"),
     /** {@code "b _ h w"}: read axis lengths from a shape by name; {@code _} skips an axis. */
-    PARSE_SHAPE("parse_shape");
+    PARSE_SHAPE("parse_shape"),
+    /**
+     * {@code "b c (h w)"}: assert a shape, einops' {@code check_shape}; like parse_shape, and
+     * compositions of names and lengths describe one dimension each.
+     */
+    CHECK_SHAPE("check_shape");
 
     private final String displayName;
 

@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
  *   <li>rearrange, reduce, repeat: one input (the left side) and an output (the right side);</li>
  *   <li>einsum: one input per operand and an output (for numpy notation without {@code ->}, the
  *       implicit output: letters that appear once, in alphabetical order, after the ellipsis);</li>
- *   <li>pack, unpack, parse_shape: one input and no output.</li>
+ *   <li>pack, unpack, parse_shape, check_shape: one input and no output.</li>
  * </ul>
  *
  * Instances are immutable; equality ignores spans and the source text, so the canonical
@@ -29,7 +29,7 @@ public final class ParsedPattern {
      * @param operation the operation the pattern was parsed for
      * @param source the pattern as written
      * @param inputs the input operands, at least one
-     * @param output the output operand, or null for pack, unpack and parse_shape
+     * @param output the output operand, or null for pack, unpack, parse_shape and check_shape
      */
     public ParsedPattern(Operation operation, String source, List<Operand> inputs, Operand output) {
         this.operation = Objects.requireNonNull(operation, "operation");
@@ -53,12 +53,12 @@ public final class ParsedPattern {
         return inputs;
     }
 
-    /** @return the single input operand of rearrange, reduce, repeat, pack, unpack and parse_shape */
+    /** @return the single input operand of rearrange, reduce, repeat, pack, unpack, parse_shape and check_shape */
     public Operand input() {
         return inputs.get(0);
     }
 
-    /** @return the output operand; empty for pack, unpack and parse_shape */
+    /** @return the output operand; empty for pack, unpack, parse_shape and check_shape */
     public Optional<Operand> output() {
         return Optional.ofNullable(output);
     }

@@ -37,6 +37,7 @@ final class PatternValidator {
             case EINSUM, NUMPY_EINSUM -> checkEinsum();
             case PACK, UNPACK -> checkPack();
             case PARSE_SHAPE -> checkParseShape();
+            case CHECK_SHAPE -> checkCheckShape();
         }
     }
 
@@ -52,8 +53,9 @@ final class PatternValidator {
             } else if (term instanceof PackedAxes && parsed.operation() != Operation.PACK
                     && parsed.operation() != Operation.UNPACK) {
                 throw error(term.span(), "'*' is only allowed in pack and unpack patterns");
-            } else if (term instanceof SkippedAxis && parsed.operation() != Operation.PARSE_SHAPE) {
-                throw error(term.span(), "'_' (skip an axis) is only allowed in parse_shape patterns");
+            } else if (term instanceof SkippedAxis && parsed.operation() != Operation.PARSE_SHAPE
+                    && parsed.operation() != Operation.CHECK_SHAPE) {
+                throw error(term.span(), "'_' (skip an axis) is only allowed in parse_shape and check_shape patterns");
             }
         }
     }
@@ -106,6 +108,7 @@ final class PatternValidator {
         for (Operand input : parsed.inputs()) {
             input.names().forEach(name -> inputNames.add(name.name()));
         }
+        parsed.inputs().forEach(this::rejectWindowsNamingOneAxisTwice);
         for (AxisName name : outputNames.values()) {
             if (!inputNames.contains(name.name())) {
                 throw error(name.span(), "output axis '" + name.name() + "' appears in no input");
@@ -145,7 +148,32 @@ final class PatternValidator {
         }
     }
 
+    private void checkCheckShape() {
+        Operand operand = parsed.input();
+        uniqueNames(operand, "a check_shape pattern");
+        rejectComposedEllipsis(operand, "a check_shape pattern");
+        for (AxisTerm term : operand.terms()) {
+            if (term instanceof WindowAxis || term instanceof PackedAxes) {
+                throw error(term.span(), "a check_shape pattern has only names, '_', lengths, compositions and '...', not '"
+                        + term + "'");
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ helpers
+
+    /**
+     * {@code (2*h + 3*h)}: an einsum input may repeat a name (a diagonal), but a window's position
+     * and kernel index are two axes by definition; elsewhere the duplicate-name rule catches it.
+     */
+    private void rejectWindowsNamingOneAxisTwice(Operand operand) {
+        for (AxisTerm term : operand.terms()) {
+            if (term instanceof WindowAxis window && window.outer().name().equals(window.inner().name())) {
+                throw error(window.inner().span(), "window " + window + " names axis '" + window.inner().name()
+                        + "' twice: its position and its kernel are two different axes");
+            }
+        }
+    }
 
     private Map<String, AxisName> uniqueNames(Operand operand, String where) {
         Map<String, AxisName> names = new LinkedHashMap<>();

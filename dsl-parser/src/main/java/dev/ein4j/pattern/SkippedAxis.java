@@ -1,7 +1,7 @@
 package dev.ein4j.pattern;
 
 /**
- * {@code _} in a parse_shape pattern: an axis whose length is not wanted, {@code "b _ h w"}.
+ * {@code _} in a parse_shape or check_shape pattern: an axis whose length is not wanted, {@code "b _ h w"}.
  *
  * @param span where it was written
  */

@@ -1,5 +1,6 @@
 package dev.ein4j.pattern;
 
+import static dev.ein4j.pattern.Operation.CHECK_SHAPE;
 import static dev.ein4j.pattern.Operation.EINSUM;
 import static dev.ein4j.pattern.Operation.NUMPY_EINSUM;
 import static dev.ein4j.pattern.Operation.PACK;
@@ -182,9 +183,9 @@ class InvalidPatternsTest {
             bad(EINSUM, "i * -> i", 3, "* ->", "'*' is only allowed in pack and unpack patterns"),
             bad(PARSE_SHAPE, "b * h", 3, "* h", "'*' is only allowed in pack and unpack patterns"),
             bad(REARRANGE, "b (h *) -> b h", 6, "*)", "'*' cannot be part of a composition"),
-            bad(REARRANGE, "b _ -> b", 3, "_ ->", "'_' (skip an axis) is only allowed in parse_shape patterns"),
-            bad(EINSUM, "i _ -> i", 3, "_ ->", "'_' (skip an axis) is only allowed in parse_shape patterns"),
-            bad(PACK, "b _ *", 3, "_ *", "'_' (skip an axis) is only allowed in parse_shape patterns"),
+            bad(REARRANGE, "b _ -> b", 3, "_ ->", "'_' (skip an axis) is only allowed in parse_shape and check_shape patterns"),
+            bad(EINSUM, "i _ -> i", 3, "_ ->", "'_' (skip an axis) is only allowed in parse_shape and check_shape patterns"),
+            bad(PACK, "b _ *", 3, "_ *", "'_' (skip an axis) is only allowed in parse_shape and check_shape patterns"),
             bad(REARRANGE, "b (h _) -> b h", 6, "_)", "'_' cannot be part of a composition"),
             // ---- pack / unpack: exactly one '*', names only
             bad(PACK, "b c", 1, "b c", "needs exactly one '*'"),
@@ -203,6 +204,19 @@ class InvalidPatternsTest {
             // ---- parse_shape: names, '_' and '...'
             bad(PARSE_SHAPE, "b (h w)", 3, "(h w)", "a parse_shape pattern has only names, '_', lengths and '...'"),
             bad(PARSE_SHAPE, "b (h + kh)", 3, "(h + kh)", "a parse_shape pattern has only names, '_', lengths and '...'"),
+            // ---- check_shape: names, '_', lengths, compositions and '...'
+            bad(CHECK_SHAPE, "b (h + kh)", 3, "(h + kh)", "a check_shape pattern has only names, '_', lengths, compositions and '...', not '(h + kh)'"),
+            bad(CHECK_SHAPE, "b *", 3, "*", "'*' is only allowed in pack and unpack patterns"),
+            bad(CHECK_SHAPE, "b (h b)", 6, "b)", "axis 'b' appears twice in a check_shape pattern"),
+            bad(CHECK_SHAPE, "b (h ...)", 6, "...)", "'...' inside parentheses is not allowed on a check_shape pattern"),
+            bad(CHECK_SHAPE, "b ... c ...", 9, "...", "a second ellipsis '...'"),
+            bad(CHECK_SHAPE, "b (h _)", 6, "_)", "'_' cannot be part of a composition"),
+            bad(CHECK_SHAPE, "b c -> b", 5, "-> b", "'->' is not allowed in a check_shape pattern"),
+            bad(CHECK_SHAPE, "b (h w", 3, "(h w", "'(' at column 3 is never closed"),
+            // ---- a window names two different axes (einsum inputs may otherwise repeat a name)
+            bad(EINSUM, "b (2*h + 3*h) -> b h", 10, "3*h)", "window (2*h + 3*h) names axis 'h' twice: its position and its kernel are two different axes"),
+            bad(EINSUM, "b (h + h), h -> b h", 8, "h)", "window (h + h) names axis 'h' twice"),
+            bad(EINSUM, "b, b (h + k) (w + w) -> b", 19, "w)", "window (w + w) names axis 'w' twice"),
             // ---- numpy notation: single letters only
             bad(NUMPY_EINSUM, "i1j->ij", 2, "1j", "numpy-notation subscripts are single letters, '1' is not a letter"),
             bad(NUMPY_EINSUM, "i_j->ij", 2, "_j", "numpy-notation subscripts are single letters, '_' is not a letter"),

@@ -1,5 +1,6 @@
 package dev.ein4j.pattern;
 
+import static dev.ein4j.pattern.Operation.CHECK_SHAPE;
 import static dev.ein4j.pattern.Operation.EINSUM;
 import static dev.ein4j.pattern.Operation.NUMPY_EINSUM;
 import static dev.ein4j.pattern.Operation.PACK;
@@ -173,7 +174,15 @@ class ValidPatternsTest {
             v(PARSE_SHAPE, "b ... "),
             v(PARSE_SHAPE, "_ ... c"),
             v(PARSE_SHAPE, ""),
-            v(PARSE_SHAPE, "b c h w"));
+            v(PARSE_SHAPE, "b c h w"),
+            // ---- check_shape
+            v(CHECK_SHAPE, "b c h w"),
+            v(CHECK_SHAPE, "b (h w) c"),
+            v(CHECK_SHAPE, "b _ (h 2) 1"),
+            v(CHECK_SHAPE, "... (h w) ()"),
+            v(CHECK_SHAPE, ""),
+            // ---- a window may share a name with another term of an einsum input (a diagonal)
+            v(EINSUM, "b (h + k) k -> b h"));
 
     private static Valid v(Operation operation, String pattern) {
         return new Valid(operation, pattern);

@@ -40,9 +40,11 @@ final class LengthSolver {
         String term = errors.text(dimension.span());
         if (unknown.isEmpty()) {
             if (product != actual) {
-                throw errors.shape(dimension.span(), dimension.axes().size() == 1
-                        ? LoweringErrors.describeAxis(dimension.axes().get(0)) + ": the input has length " + actual
-                          + " but " + product + " is expected"
+                givenAxisDisagrees(dimension, actual, product, lengths, errors);
+                String what = dimension.axes().isEmpty() ? "unit axis " + term
+                        : dimension.axes().size() == 1 ? LoweringErrors.describeAxis(dimension.axes().get(0)) : null;
+                throw errors.shape(dimension.span(), what != null
+                        ? what + ": the input has length " + actual + " but " + product + " is expected"
                         : "dimension " + term + " has length " + actual + ", but its axes multiply to " + product);
             }
             return true;
@@ -57,6 +59,26 @@ final class LengthSolver {
         }
         lengths.put(axis.name(), (int) (actual / product));
         return true;
+    }
+
+    /**
+     * A composition whose one given axis is what does not fit: {@code (h d)} of length 6 with h
+     * given 4 and d = 3 from elsewhere is reported as h's given length against the 2 it must be.
+     */
+    private static void givenAxisDisagrees(Dimension dimension, int actual, long product, Map<String, Integer> lengths,
+                                           LoweringErrors errors) {
+        List<ElementaryAxis> given = dimension.axes().stream()
+                .filter(axis -> axis.knownLength() < 0 && errors.isGiven(axis.name())).toList();
+        if (given.size() != 1 || dimension.axes().size() < 2) {
+            return;
+        }
+        ElementaryAxis axis = given.get(0);
+        long others = product / lengthOf(axis, lengths);
+        if (others > 0 && actual % others == 0) {
+            throw errors.shape(dimension.span(), "axis " + axis.name() + " is given length " + lengthOf(axis, lengths)
+                    + ", but dimension " + errors.text(dimension.span()) + " of length " + actual + " makes it "
+                    + actual / others + " (its other axes multiply to " + others + ")");
+        }
     }
 
     /**
@@ -80,7 +102,8 @@ final class LengthSolver {
         Integer known = lengths.putIfAbsent(position.name(), outLength);
         if (known != null && known != outLength) {
             throw errors.shape(dimension.span(), "window " + errors.text(dimension.span()) + " over length " + actual
-                    + " has " + outLength + " positions, but " + position.name() + " has length " + known);
+                    + " has " + outLength + " positions, but " + position.name()
+                    + (errors.isGiven(position.name()) ? " is given length " : " has length ") + known);
         }
         return true;
     }

@@ -45,6 +45,14 @@ final class LoweringErrors {
         return (int) product;
     }
 
+    /**
+     * @param name an axis name
+     * @return whether the caller gave the axis a length by name
+     */
+    boolean isGiven(String name) {
+        return axisLengths.containsKey(name);
+    }
+
     /** @return the text of the pattern under a span */
     String text(Span span) {
         return span == null || span.start() < 0 ? "" : pattern.substring(span.start(), Math.min(span.end(), pattern.length()));

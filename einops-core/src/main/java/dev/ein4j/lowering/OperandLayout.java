@@ -6,6 +6,7 @@ import dev.ein4j.pattern.AxisTerm;
 import dev.ein4j.pattern.Composition;
 import dev.ein4j.pattern.EllipsisAxis;
 import dev.ein4j.pattern.Operand;
+import dev.ein4j.pattern.SkippedAxis;
 import dev.ein4j.pattern.Span;
 import dev.ein4j.pattern.UnitAxis;
 import dev.ein4j.pattern.WindowAxis;
@@ -17,6 +18,9 @@ import java.util.List;
  * known (which fixes how many axes an ellipsis stands for).
  */
 final class OperandLayout {
+
+    /** Prefix of the names of skipped axes ({@code _}). */
+    static final String SKIPPED_PREFIX = "_";
 
     private OperandLayout() {
     }
@@ -75,6 +79,10 @@ final class OperandLayout {
         }
         if (term instanceof UnitAxis) {
             return java.util.Optional.empty();
+        }
+        if (term instanceof SkippedAxis) {
+            // check_shape's '_': an axis of any length, under a name no user can write
+            return java.util.Optional.of(new ElementaryAxis(SKIPPED_PREFIX + term.span().start(), -1, term.span()));
         }
         throw new IllegalStateException("unexpected term " + term);
     }

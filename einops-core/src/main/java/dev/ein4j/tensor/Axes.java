@@ -100,9 +100,54 @@ public final class Axes {
         return new Axes(more);
     }
 
-    /** @return the lengths by name, unmodifiable */
+    /**
+     * Lengths measured on a tensor (what {@link Tensor#checkShape} returns): unlike given lengths
+     * they may be 0, for an empty axis.
+     *
+     * @param lengths lengths by name, in the pattern's order, none negative
+     * @return the lengths
+     */
+    static Axes measured(Map<String, Integer> lengths) {
+        return new Axes(new LinkedHashMap<>(lengths));
+    }
+
+    /** @return the lengths by name, unmodifiable, in the order they were given */
     public Map<String, Integer> asMap() {
         return lengths;
+    }
+
+    /**
+     * @param name an axis name
+     * @return whether a length is given for it
+     */
+    public boolean contains(String name) {
+        return lengths.containsKey(Arguments.notNull(name, "name"));
+    }
+
+    /**
+     * {@code x.checkShape("b c h w").length("c")}.
+     *
+     * @param name an axis name
+     * @return its length
+     * @throws EinopsException naming the axis and the names there are, if it has none
+     */
+    public int length(String name) {
+        Integer length = lengths.get(Arguments.notNull(name, "name"));
+        if (length == null) {
+            throw new EinopsException("axis " + name + " has no length here; there are " + lengths.keySet());
+        }
+        return length;
+    }
+
+    /** Equal when the same names have the same lengths, in any order. */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof Axes that && lengths.equals(that.lengths);
+    }
+
+    @Override
+    public int hashCode() {
+        return lengths.hashCode();
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.ein4j.ir.PermuteArgument;
 import dev.ein4j.lowering.ArrowLowering;
 import dev.ein4j.lowering.EinsumLowering;
 import dev.ein4j.lowering.EinsumPlan;
+import dev.ein4j.lowering.ShapeCheck;
 import dev.ein4j.lowering.Step;
 import dev.ein4j.pattern.Operation;
 import java.util.ArrayList;
@@ -38,6 +39,12 @@ final class Patterns {
         Arguments.notNull(pattern, "pattern");
         Arguments.notNull(axes, "axes");
         return apply(x, ArrowLowering.plan(Operation.REPEAT, pattern, axes.asMap(), x.shape()).steps(), Reduction.SUM);
+    }
+
+    static Axes checkShape(Tensor x, String pattern, Axes axes) {
+        Arguments.notNull(pattern, "pattern");
+        Arguments.notNull(axes, "axes");
+        return Axes.measured(ShapeCheck.lengths(pattern, x.shape(), axes.asMap()));
     }
 
     /** The steps of a lowering plan, applied in order; a Reduce step does {@code reduction}. */

@@ -1266,6 +1266,44 @@ public final class Tensor implements AutoCloseable {
         return Ein.parseShape(this, pattern);
     }
 
+    /**
+     * einops' {@code check_shape}: asserts this tensor's shape against a pattern and returns the
+     * lengths of its named axes. Terms: a name, a composition {@code (h w)} (one dimension of
+     * length h·w), {@code 1} or {@code ()}, a length such as {@code 3}, {@code _} (any length) and
+     * at most one {@code ...} (any number of dimensions). Names given in {@code axes} must have
+     * their given length; a composition may have one name whose length is neither given nor written.
+     *
+     * <pre>{@code
+     * Tensor x = Tensor.zeros(8, 3, 32, 32);
+     * x.checkShape("b c h w", Axes.of("c", 3));        // {b=8, c=3, h=32, w=32}
+     * x.checkShape("b c (h 2) _", Axes.none());         // {b=8, c=3, h=16}
+     * x.checkShape("... h w").length("w");              // 32
+     * x.checkShape("b c h w", Axes.of("c", 1));
+     * // ShapeException: axis c: the input has length 3 but 1 is expected
+     * //   b c h w
+     * //     ^
+     * }</pre>
+     *
+     * @param pattern names, compositions, lengths, {@code _} and {@code ...}, names at most once
+     * @param axes lengths the named axes must have
+     * @return the length of every named axis, in the pattern's order (0 for an empty axis)
+     * @throws dev.ein4j.error.PatternSyntaxException if the pattern is malformed
+     * @throws ShapeException with a caret at the term that does not fit, or naming a given axis
+     *         that the pattern lacks
+     */
+    public Axes checkShape(String pattern, Axes axes) {
+        return Patterns.checkShape(this, pattern, axes);
+    }
+
+    /**
+     * @param pattern names, compositions, lengths, {@code _} and {@code ...}
+     * @return the length of every named axis (see {@link #checkShape(String, Axes)})
+     * @throws ShapeException with a caret at the term that does not fit
+     */
+    public Axes checkShape(String pattern) {
+        return checkShape(pattern, Axes.none());
+    }
+
     // =================================================================== data
 
     /**

@@ -496,7 +496,7 @@ class LoweringTest {
     // =================================================================== einsum: values
 
     /** out[outLabels] = Σ over the other labels of Π operand_k[labels_k]; one char per label. */
-    private static NdArray naive(String outLabels, Object... labelledOperands) {
+    static NdArray naive(String outLabels, Object... labelledOperands) {
         Map<Character, Integer> lengths = new LinkedHashMap<>();
         List<String> labels = new ArrayList<>();
         List<NdArray> arrays = new ArrayList<>();
