@@ -21,6 +21,11 @@ final class Params {
         return has(name) && json.get(name).isJsonPrimitive() && json.get(name).getAsJsonPrimitive().isString();
     }
 
+    /** @return whether the parameter is given as a list (PyTorch tells an int from a list of one) */
+    boolean isList(String name) {
+        return has(name) && json.get(name).isJsonArray();
+    }
+
     double number(String name, double fallback) {
         return has(name) ? json.get(name).getAsDouble() : fallback;
     }
@@ -52,6 +57,40 @@ final class Params {
             return ints;
         }
         return new int[] {value.getAsInt()};
+    }
+
+    /** @return a number or a list of numbers as an array, or null when absent */
+    double[] numbers(String name) {
+        if (!has(name)) {
+            return null;
+        }
+        JsonElement value = json.get(name);
+        if (value.isJsonArray()) {
+            JsonArray array = value.getAsJsonArray();
+            double[] numbers = new double[array.size()];
+            for (int i = 0; i < numbers.length; i++) {
+                numbers[i] = array.get(i).getAsDouble();
+            }
+            return numbers;
+        }
+        return new double[] {value.getAsDouble()};
+    }
+
+    /** @return an int or a list of ints and nulls (PyTorch's None) as an array, or null when absent */
+    Integer[] nullableInts(String name) {
+        if (!has(name)) {
+            return null;
+        }
+        JsonElement value = json.get(name);
+        if (!value.isJsonArray()) {
+            return new Integer[] {value.getAsInt()};
+        }
+        JsonArray array = value.getAsJsonArray();
+        Integer[] ints = new Integer[array.size()];
+        for (int i = 0; i < ints.length; i++) {
+            ints[i] = array.get(i).isJsonNull() ? null : array.get(i).getAsInt();
+        }
+        return ints;
     }
 
     /** @return an int, or a list's entries repeated to {@code count} (PyTorch's int-or-tuple arguments) */
