@@ -548,8 +548,8 @@ public final class Functional {
      * }</pre>
      *
      * @param x [N, C, H, W] (or [C, H, W])
-     * @param outHeight the output height, at least 1
-     * @param outWidth the output width, at least 1
+     * @param outHeight the output height, not negative (0 gives an empty tensor, as PyTorch)
+     * @param outWidth the output width, not negative
      * @return [N, C, outHeight, outWidth]
      */
     public static Tensor adaptiveAvgPool2d(Tensor x, int outHeight, int outWidth) {

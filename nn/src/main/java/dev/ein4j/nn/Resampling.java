@@ -31,8 +31,9 @@ final class Resampling {
         if (!x.dtype().isFloating()) {
             throw Checks.shapeError(operation, "the input must be floating, got " + x.dtype().numpyName(), x);
         }
-        if (outHeight < 1 || outWidth < 1) {
-            throw Checks.shapeError(operation, "the output size must be positive, got [" + outHeight + ", " + outWidth + "]", x);
+        if (outHeight < 0 || outWidth < 0) {
+            throw Checks.shapeError(operation, "the output size must not be negative, got [" + outHeight + ", " + outWidth
+                    + "]", x);
         }
         if (x.length(-1) == 0 || x.length(-2) == 0) {
             throw Checks.shapeError(operation, "the spatial dimensions must not be empty", x);
@@ -43,7 +44,7 @@ final class Resampling {
             int axis = x.rank() - 2 + i;
             int in = x.length(axis);
             int out = outputs[i];
-            if (in % out == 0) {
+            if (out > 0 && in % out == 0) {
                 y = in == out ? y : y.reduce(axisPattern(y.rank(), axis, "(o k)", "o"), Reduction.MEAN, Axes.of("k", in / out));
             } else {
                 y = contract(y, axis, averagingMatrix(in, out, y.dtype()), out, in);
