@@ -62,6 +62,9 @@ class ModelLayerGradientTest {
         check("grouped-query attention with an additive mask", in -> Functional.scaledDotProductAttention(in.get(0),
                 in.get(1), in.get(2), AttentionOptions.defaults().enableGqa(true).mask(in.get(3))),
                 input(26, 1, 4, 2, 3), input(27, 1, 2, 3, 3), input(28, 1, 1, 3, 3), input(29, 4, 2, 3));
+        check("grouped-query attention with dropout from a fixed generator", in -> Functional.scaledDotProductAttention(
+                in.get(0), in.get(1), in.get(2), AttentionOptions.defaults().enableGqa(true).dropout(0.3, new Generator(5))),
+                input(49, 2, 4, 3, 2), input(50, 2, 2, 3, 2), input(51, 2, 2, 3, 2));
     }
 
     @Test

@@ -59,6 +59,19 @@ class ModelLayerModulesTest {
     }
 
     @Test
+    void convTranspose2dInitializesAsPyTorchFromItsFanIn() {
+        ConvTranspose2d up = new ConvTranspose2d(8, 6, new int[] {3, 2}, ConvTransposeOptions.defaults().groups(2), true,
+                new Generator(12));
+        double bound = 1 / Math.sqrt(3 * 3 * 2); // fan_in = out / groups · kh · kw of the weight [in, out / groups, kh, kw]
+        double[] weight = up.weight().toDoubleArray();
+        double[] bias = up.stateDict().get("bias").toDoubleArray();
+        double largestWeight = java.util.Arrays.stream(weight).map(Math::abs).max().orElseThrow();
+        double largestBias = java.util.Arrays.stream(bias).map(Math::abs).max().orElseThrow();
+        assertThat(largestWeight).as("U(-bound, bound), spread over it").isLessThanOrEqualTo(bound).isGreaterThan(0.8 * bound);
+        assertThat(largestBias).isLessThanOrEqualTo(bound);
+    }
+
+    @Test
     void modulesPrintLikeTheirPyTorchCounterparts() {
         assertThat(new GroupNorm(2, 6).toString()).isEqualTo("GroupNorm(2, 6, eps=1.0E-5, affine=true)");
         assertThat(new RmsNorm(8).toString()).isEqualTo("RmsNorm([8], eps=None, elementwise_affine=true)");
