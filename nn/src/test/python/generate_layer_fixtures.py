@@ -9,6 +9,7 @@ Deterministic (seeded). Rotary embeddings and RMSNorm are float32, as Hugging Fa
 """
 import json
 import os
+import sys
 
 import torch
 import torch.nn as nn
@@ -17,21 +18,15 @@ from transformers.models.convnext.modeling_convnext import ConvNextLayer, ConvNe
 from transformers.models.llama.modeling_llama import (LlamaMLP, LlamaRMSNorm, LlamaRotaryEmbedding,
                                                       apply_rotary_pos_emb)
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from generate_module_fixtures import enc, state  # noqa: E402  (the same tensor encoding)
+
+# generate_module_fixtures makes float64 the default on import; these fixtures choose per case
+torch.set_default_dtype(torch.float32)
 torch.manual_seed(20261201)
 torch.set_num_threads(1)
 
 OUT = os.path.join(os.path.dirname(__file__), '..', 'resources', 'dev', 'ein4j', 'nn', 'model_layers.json')
-
-
-def enc(t):
-    t = t.detach()
-    dtype = {torch.float64: 'float64', torch.float32: 'float32', torch.int64: 'int32', torch.int32: 'int32',
-             torch.bool: 'bool'}[t.dtype]
-    return {'shape': list(t.shape), 'dtype': dtype, 'data': t.reshape(-1).tolist()}
-
-
-def state(module):
-    return {name: enc(value) for name, value in module.state_dict().items()}
 
 
 def randomize(module):

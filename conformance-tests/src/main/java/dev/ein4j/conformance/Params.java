@@ -1,8 +1,8 @@
 package dev.ein4j.conformance;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import java.util.List;
 
 /** A function case's keyword arguments, read with PyTorch's defaults where a case leaves them out. */
 final class Params {
@@ -44,53 +44,30 @@ final class Params {
 
     /** @return an int or a list of ints as an array, or null when absent */
     int[] ints(String name) {
-        if (!has(name)) {
-            return null;
-        }
-        JsonElement value = json.get(name);
-        if (value.isJsonArray()) {
-            JsonArray array = value.getAsJsonArray();
-            int[] ints = new int[array.size()];
-            for (int i = 0; i < ints.length; i++) {
-                ints[i] = array.get(i).getAsInt();
-            }
-            return ints;
-        }
-        return new int[] {value.getAsInt()};
+        List<JsonElement> values = elements(name);
+        return values == null ? null : values.stream().mapToInt(JsonElement::getAsInt).toArray();
     }
 
     /** @return a number or a list of numbers as an array, or null when absent */
     double[] numbers(String name) {
-        if (!has(name)) {
-            return null;
-        }
-        JsonElement value = json.get(name);
-        if (value.isJsonArray()) {
-            JsonArray array = value.getAsJsonArray();
-            double[] numbers = new double[array.size()];
-            for (int i = 0; i < numbers.length; i++) {
-                numbers[i] = array.get(i).getAsDouble();
-            }
-            return numbers;
-        }
-        return new double[] {value.getAsDouble()};
+        List<JsonElement> values = elements(name);
+        return values == null ? null : values.stream().mapToDouble(JsonElement::getAsDouble).toArray();
     }
 
     /** @return an int or a list of ints and nulls (PyTorch's None) as an array, or null when absent */
     Integer[] nullableInts(String name) {
+        List<JsonElement> values = elements(name);
+        return values == null ? null
+                : values.stream().map(value -> value.isJsonNull() ? null : value.getAsInt()).toArray(Integer[]::new);
+    }
+
+    /** @return a list's entries, or a single value as a list of one, or null when absent */
+    private List<JsonElement> elements(String name) {
         if (!has(name)) {
             return null;
         }
         JsonElement value = json.get(name);
-        if (!value.isJsonArray()) {
-            return new Integer[] {value.getAsInt()};
-        }
-        JsonArray array = value.getAsJsonArray();
-        Integer[] ints = new Integer[array.size()];
-        for (int i = 0; i < ints.length; i++) {
-            ints[i] = array.get(i).isJsonNull() ? null : array.get(i).getAsInt();
-        }
-        return ints;
+        return value.isJsonArray() ? value.getAsJsonArray().asList() : List.of(value);
     }
 
     /** @return an int, or a list's entries repeated to {@code count} (PyTorch's int-or-tuple arguments) */

@@ -17,8 +17,6 @@ import java.util.Arrays;
  */
 final class ConvTranspose {
 
-    private static final String[][] SPATIAL = {{}, {"l"}, {"h", "w"}, {"d", "h", "w"}};
-
     private ConvTranspose() {
     }
 
@@ -27,10 +25,7 @@ final class ConvTranspose {
         Checks.notNull(x, "x");
         Checks.notNull(weight, "weight");
         Checks.notNull(options, "options");
-        Checks.rank(weight, operation, "weight", dimensions + 2);
-        Checks.rank(x, operation, "input", dimensions + 1, dimensions + 2);
-        boolean unbatched = x.rank() == dimensions + 1;
-        Tensor batched = unbatched ? x.rearrange("c ... -> 1 c ...") : x;
+        Tensor batched = Convolution.batchedInput(x, weight, dimensions, operation);
         int groups = options.groups();
         checkChannels(batched, weight, bias, groups, operation);
         int[] stride = options.stride(dimensions, operation);
@@ -58,25 +53,11 @@ final class ConvTranspose {
         }
         Axes axes = groups == 1 ? Axes.none() : Axes.of("g", groups);
         Tensor flipped = weight.flip(Checks.range(2, weight.rank()));
-        Tensor y = Ein.einsum(pattern(dimensions, dilation, groups), axes, spread, flipped);
-        if (bias != null) {
-            y = y.add(bias.rearrange("o -> o" + " 1".repeat(dimensions)));
-        }
-        return unbatched ? y.rearrange("1 o ... -> o ...") : y;
-    }
-
-    /** e.g. {@code "b (g c) (h + 2*kh) (w + 2*kw), (g c) o kh kw -> b (g o) h w"} */
-    private static String pattern(int dimensions, int[] dilation, int groups) {
-        String[] names = SPATIAL[dimensions];
-        StringBuilder input = new StringBuilder(groups == 1 ? "b c" : "b (g c)");
-        StringBuilder kernel = new StringBuilder(groups == 1 ? "c o" : "(g c) o");
-        StringBuilder output = new StringBuilder(groups == 1 ? "b o" : "b (g o)");
-        for (int i = 0; i < dimensions; i++) {
-            input.append(' ').append(WindowTerms.term(names[i], 1, dilation[i]));
-            kernel.append(" k").append(names[i]);
-            output.append(' ').append(names[i]);
-        }
-        return input + ", " + kernel + " -> " + output;
+        int[] unit = new int[dimensions];
+        Arrays.fill(unit, 1);
+        // e.g. "b (g c) (h + 2*kh) (w + 2*kw), (g c) o kh kw -> b (g o) h w"
+        Tensor y = Ein.einsum(Convolution.pattern(dimensions, unit, dilation, groups, true), axes, spread, flipped);
+        return Convolution.withBiasAndBatch(y, bias, x, dimensions);
     }
 
     /** stride − 1 zeros between the elements along an axis: length (L − 1)·stride + 1. */

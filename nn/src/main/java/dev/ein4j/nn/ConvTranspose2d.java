@@ -56,10 +56,9 @@ public class ConvTranspose2d extends Module {
         }
         this.options = options;
         int[] shape = {inChannels, outChannels / groups, this.kernelSize[0], this.kernelSize[1]};
-        registerParameter("weight", Init.kaimingUniform(generator, Math.sqrt(5), shape));
+        registerParameter("weight", ConvolutionLayer.initialWeight(generator, shape));
         if (bias) {
-            double bound = 1 / Math.sqrt(Init.fanIn(shape));
-            registerParameter("bias", Init.uniform(generator, -bound, bound, outChannels));
+            registerParameter("bias", ConvolutionLayer.initialBias(generator, shape, outChannels));
         }
     }
 

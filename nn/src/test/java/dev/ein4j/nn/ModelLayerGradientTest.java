@@ -1,30 +1,22 @@
 package dev.ein4j.nn;
 
+import static dev.ein4j.nn.LayerGradientTest.check;
+import static dev.ein4j.nn.LayerGradientTest.input;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ein4j.autograd.GradCheck;
-import dev.ein4j.autograd.GradCheck.Domain;
 import dev.ein4j.ir.DType;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
 import java.util.List;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
  * Float64 finite-difference checks of the layers that loaded checkpoints need, gradients with
- * respect to every floating input (weights, biases, masks, cos and sin included).
+ * respect to every floating input (weights, biases, masks, cos and sin included), with
+ * {@link LayerGradientTest}'s inputs and tolerance.
  */
 class ModelLayerGradientTest {
-
-    private static Tensor input(long seed, int... shape) {
-        return GradCheck.randomInput(seed, Domain.ANY, shape);
-    }
-
-    private static void check(String what, Function<List<Tensor>, Tensor> function, Tensor... inputs) {
-        GradCheck.Result result = GradCheck.check(function, List.of(inputs));
-        assertThat(result.passed(1e-6)).as(what + ": " + result).isTrue();
-    }
 
     @Test
     void normalizations() {
