@@ -7,7 +7,6 @@ for the layers that loaded checkpoints need, which ModelLayerFixturesTest reprod
 Deterministic (seeded). Rotary embeddings and RMSNorm are float32, as Hugging Face computes them
 (LlamaRotaryEmbedding forces float32 angles, LlamaRMSNorm float32 statistics); the rest float64.
 """
-import json
 import os
 import sys
 
@@ -19,7 +18,7 @@ from transformers.models.llama.modeling_llama import (LlamaMLP, LlamaRMSNorm, Ll
                                                       apply_rotary_pos_emb)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from generate_module_fixtures import enc, state  # noqa: E402  (the same tensor encoding)
+from generate_module_fixtures import enc, state, write  # noqa: E402  (the same encoding and file layout)
 
 # generate_module_fixtures makes float64 the default on import; these fixtures choose per case
 torch.set_default_dtype(torch.float32)
@@ -120,10 +119,7 @@ def main():
         'convnext': convnext_cases(),
         'torch_modules': torch_module_cases(),
     }
-    with open(OUT, 'w') as f:
-        json.dump(document, f, separators=(',', ':'))
-        f.write('\n')
-    print('wrote', os.path.normpath(OUT), os.path.getsize(OUT), 'bytes')
+    write(OUT, document)
 
 
 if __name__ == '__main__':
