@@ -55,7 +55,7 @@ final class Resampling {
 
     /** Rows of 1/count over each bin [⌊o·in/out⌋, ⌈(o + 1)·in/out⌉). */
     private static double[] averagingMatrix(int in, int out, DType dtype) {
-        double[] matrix = new double[out * in];
+        double[] matrix = matrix(out, in);
         for (int o = 0; o < out; o++) {
             int start = (int) ((long) o * in / out);
             int end = (int) (((long) (o + 1) * in + out - 1) / out);
@@ -117,7 +117,7 @@ final class Resampling {
         if (isRepeat(source, in, factor)) {
             return factor == 1 ? x : x.repeat(axisPattern(x.rank(), axis, "i", "(i k)"), Axes.of("k", factor));
         }
-        double[] matrix = new double[out * in];
+        double[] matrix = matrix(out, in);
         for (int o = 0; o < out; o++) {
             matrix[o * in + source[o]] = 1;
         }
@@ -157,7 +157,7 @@ final class Resampling {
         } else {
             scale = single ? (float) in / out : (double) in / out;
         }
-        double[] matrix = new double[out * in];
+        double[] matrix = matrix(out, in);
         for (int o = 0; o < out; o++) {
             double source = alignCorners ? round(scale * o, single) : sourceIndex(scale, o, single);
             int index = (int) Math.min((long) Math.floor((float) source), in - 1);
@@ -182,6 +182,16 @@ final class Resampling {
 
     private static double round(double value, DType dtype) {
         return round(value, dtype != DType.FLOAT64);
+    }
+
+    /** A zero [out, in] matrix on the host, row-major. */
+    private static double[] matrix(int out, int in) {
+        long size = (long) out * in;
+        if (size > Integer.MAX_VALUE - 8) {
+            throw new EinopsException("resampling " + in + " to " + out + " elements along an axis needs a " + out + " × "
+                    + in + " matrix, more than a host array holds");
+        }
+        return new double[(int) size];
     }
 
     /** einsum("... i rest, o i -> ... o rest") with the constant matrix in x's dtype. */
