@@ -44,8 +44,9 @@ import generate_functions as GF  # noqa: E402
 import check_fixtures as CF  # noqa: E402
 
 CASE_KEYS = {'id', 'op', 'name', 'params', 'inputs', 'expected', 'grad', 'rtol', 'atol', 'grad_rtol', 'grad_atol'}
-FILE_NAMES = {'functions.json': set(GF.FUNCTION_NAMES), 'layers.json': set(GF.LAYER_NAMES)}
-ALL_NAMES = set(GF.FUNCTION_NAMES) | set(GF.LAYER_NAMES)
+FILE_NAMES = {'functions.json': set(GF.FUNCTION_NAMES), 'layers.json': set(GF.LAYER_NAMES),
+              'model_layers.json': set(GF.ML.FILE_NAMES)}
+ALL_NAMES = set(GF.FUNCTION_NAMES) | set(GF.LAYER_NAMES) | set(GF.ML.FILE_NAMES)
 
 # inputs: kinds per position ('f' float, 'i' int32, 'b' bool, 'bf' either, '*' any dtype), how many
 # are required
@@ -59,7 +60,7 @@ SIGNATURES = dict({n: _UN for n in GF.UNARY}, **{
     'conv2d': (['f', 'f', 'f'], 2), 'max_pool2d': _UN, 'avg_pool2d': _UN,
     'batch_norm': (['f'] * 5, 1), 'embedding': (['i', 'f'], 2),
     'scaled_dot_product_attention': (['f', 'f', 'f', 'bf'], 3),
-})
+}, **GF.ML.SIGNATURES)
 # input counts allowed besides the range above allows: batch_norm takes x alone (batch statistics),
 # x with the running statistics (no affine), and weight, then bias, on top; never x and one statistic
 INPUT_COUNTS = {'batch_norm': (1, 3, 4, 5)}
@@ -77,14 +78,17 @@ PARAMS = {
     'conv2d': {'stride', 'padding', 'dilation', 'groups'},
     'max_pool2d': {'kernel_size', 'stride', 'padding', 'dilation'},
     'avg_pool2d': {'kernel_size', 'stride', 'padding', 'count_include_pad', 'divisor_override'},
-    'batch_norm': {'training', 'momentum', 'eps'}, 'scaled_dot_product_attention': {'is_causal', 'scale'},
+    'batch_norm': {'training', 'momentum', 'eps'},
+    'scaled_dot_product_attention': {'is_causal', 'scale', 'enable_gqa'},
 }
+PARAMS.update(GF.ML.PARAMS)
 for _n in GF.REDUCE:
     PARAMS[_n] = {'dim', 'keepdim'} | ({'correction'} if _n in ('var', 'std') else set())
 REQUIRED_PARAMS = {'pow': {'exponent'}, 'softmax': {'dim'}, 'log_softmax': {'dim'}, 'logsumexp': {'dim'},
                    'argmax': {'dim'}, 'argmin': {'dim'}, 'one_hot': {'num_classes'}, 'cast': {'dtype'},
                    'layer_norm': {'normalized_shape'}, 'max_pool2d': {'kernel_size'},
                    'avg_pool2d': {'kernel_size'}}
+REQUIRED_PARAMS.update(GF.ML.REQUIRED_PARAMS)
 # independent recomputations must stay within this fraction of the tolerance (the
 # generator sizes tolerances so that its float32 / float64 re-computations, these among
 # them, stay within it)
@@ -169,9 +173,12 @@ def expected_out_dtype(name, params, args):
 
 
 def _param_ok(v):
+    """Numbers, booleans, strings, or lists of numbers (scale_factor) and of ints or null
+    (adaptive_avg_pool2d's output_size: null keeps the input's length)."""
     if isinstance(v, (bool, int, float, str)):
         return not (isinstance(v, float) and not math.isfinite(v))
-    return isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+    return isinstance(v, list) and all(x is None or (isinstance(x, (int, float)) and not isinstance(x, bool)
+                                                     and math.isfinite(x)) for x in v)
 
 
 # ----------------------------------------------------------------- independent recomputation

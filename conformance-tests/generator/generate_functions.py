@@ -5,9 +5,13 @@
     python3 conformance-tests/generator/generate_functions.py
 
 Writes conformance-tests/fixtures/functions.json (element-wise functions, broadcasting
-binary functions, comparisons, reductions, softmax family, casts, layer_norm and losses)
-and conformance-tests/fixtures/layers.json (linear, convolutions, pooling, batch_norm,
-embedding, scaled_dot_product_attention), then runs check_functions.py over them.
+binary functions, comparisons, reductions, softmax family, casts, layer_norm and losses),
+conformance-tests/fixtures/layers.json (linear, convolutions, pooling, batch_norm,
+embedding, scaled_dot_product_attention) and conformance-tests/fixtures/model_layers.json
+(the layers of loaded checkpoints: conv_transpose2d, adaptive_avg_pool2d, interpolate,
+group_norm, rms_norm, relu6 / hardswish / hardsigmoid, gelu at large |x|, attention with
+enable_gqa; their tables and naive re-implementations are in model_layers.py), then runs
+check_functions.py over them.
 The output is deterministic: each file has its own fixed seed.
 
 Reference: PyTorch's functional API (torch / torch.nn.functional) evaluated in float64
@@ -31,10 +35,11 @@ import torch.nn.functional as F
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import generate_fixtures as G  # noqa: E402
+import model_layers as ML  # noqa: E402
 
 FIXTURES_DIR = G.FIXTURES_DIR
 FORMAT = G.FORMAT
-SEEDS = {'functions': 20240201, 'layers': 20240202}
+SEEDS = {'functions': 20240201, 'layers': 20240202, 'model_layers': 20240203}
 FLOAT = ('float32', 'float64')
 TORCH_DT = {'float32': torch.float32, 'float64': torch.float64, 'int32': torch.int32, 'bool': torch.bool}
 DEFAULT_TOL = G.DEFAULT_TOL
@@ -141,6 +146,8 @@ def _prod(x, dim, keepdim):
 
 def fwd(name, p, ts):
     """The reference: torch / torch.nn.functional.  Returns the list of outputs."""
+    if name in ML.NEW_NAMES:
+        return ML.fwd(name, p, ts)
     x = ts[0]
     if name in UNARY:
         return [UNARY[name](x)]
@@ -214,7 +221,8 @@ def fwd(name, p, ts):
         return [F.embedding(x.to(torch.int64) if not x.dtype.is_floating_point else x, ts[1])]
     if name == 'scaled_dot_product_attention':
         return [F.scaled_dot_product_attention(x, ts[1], ts[2], attn_mask=ts[3] if len(ts) > 3 else None,
-                                               is_causal=p.get('is_causal', False), scale=p.get('scale'))]
+                                               is_causal=p.get('is_causal', False), scale=p.get('scale'),
+                                               enable_gqa=p.get('enable_gqa', False))]
     raise ValueError(name)
 
 
@@ -338,6 +346,8 @@ def naive_pool(name, x, p):
 def naive_fwd(name, p, ts):
     """Naive sequential re-implementation, or None where there is none (element-wise
     functions, exact operations)."""
+    if name in ML.NEW_NAMES:
+        return ML.naive_fwd(name, p, ts)
     x = ts[0]
     if name in ('sum', 'mean', 'prod', 'var', 'std'):
         dims = _dims(x, p.get('dim'))
@@ -436,6 +446,8 @@ def naive_fwd(name, p, ts):
         return [r]
     if name == 'scaled_dot_product_attention':
         q, k, v = x, ts[1], ts[2]
+        if p.get('enable_gqa', False):
+            k, v = ML.repeat_kv_heads(q, k, v)
         scale = p.get('scale')
         if scale is None:
             scale = 1.0 / math.sqrt(q.shape[-1])
@@ -487,6 +499,8 @@ def _np_log_softmax(x, axis):
 
 def numpy_fwd(name, p, xs):
     """numpy formulas, float64; None where there is none."""
+    if name in ML.NEW_NAMES:
+        return ML.numpy_fwd(name, p, xs)
     x = xs[0] if xs else None
     un = {
         'neg': np.negative, 'abs': np.abs, 'exp': np.exp, 'log': np.log, 'log1p': np.log1p, 'expm1': np.expm1,
@@ -601,6 +615,7 @@ def evaluate(name, p, args, upstream=None, mode='ref', impl=fwd):
     dtype.  Returns (outputs as float64 arrays, output dtypes, gradients or None), or None
     when impl has no implementation.  Gradients: one per input, None for no gradient."""
     ts = [to_torch(a, mode) for a in args]
+    p = ML.effective_params(name, p, case_float_dtype(args))
     gpos = grad_positions(name, args)
     if upstream is not None:
         for i in gpos:
@@ -1650,9 +1665,14 @@ def gen_layers_more(b, rng):
 
 # ----------------------------------------------------------------- writing
 
+def gen_model_layers(rng):
+    return ML.gen(Builder(rng, 'model'), rng, sys.modules[__name__])
+
+
 FILES = [
     ('functions.json', 'functions', gen_functions),
     ('layers.json', 'layers', gen_layers),
+    ('model_layers.json', 'model_layers', gen_model_layers),
 ]
 
 
@@ -1673,10 +1693,15 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--out', default=FIXTURES_DIR, help='output folder (default: %(default)s)')
     ap.add_argument('--no-check', action='store_true', help='skip running check_functions.py afterwards')
+    ap.add_argument('--only', nargs='+', metavar='FILE', choices=[f for f, _, _ in FILES],
+                    help='write (and check) only these files; the others keep their bytes (float64 last digits of '
+                         'matrix products differ between machines)')
     args = ap.parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
     paths = []
     for fname, key, gen in FILES:
+        if args.only and fname not in args.only:
+            continue
         rng = np.random.default_rng(SEEDS[key])
         b = gen(rng)
         path = os.path.join(args.out, fname)

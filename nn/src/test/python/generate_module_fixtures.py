@@ -124,10 +124,15 @@ def main():
         'cnn': cnn_case(),
         'optimizers': optimizer_cases(),
     }
-    with open(OUT, 'w') as f:
+    write(OUT, document)
+
+
+def write(path, document):
+    """Compact JSON, one line, as the tests read it."""
+    with open(path, 'w') as f:
         json.dump(document, f, separators=(',', ':'))
         f.write('\n')
-    print('wrote', os.path.normpath(OUT), os.path.getsize(OUT), 'bytes')
+    print('wrote', os.path.normpath(path), os.path.getsize(path), 'bytes')
 
 
 if __name__ == '__main__':

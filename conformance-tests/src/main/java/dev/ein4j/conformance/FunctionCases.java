@@ -2,8 +2,11 @@ package dev.ein4j.conformance;
 
 import dev.ein4j.ir.DType;
 import dev.ein4j.nn.AttentionOptions;
+import dev.ein4j.nn.ConvTransposeOptions;
 import dev.ein4j.nn.ConvolutionOptions;
 import dev.ein4j.nn.Functional;
+import dev.ein4j.nn.InterpolateOptions;
+import dev.ein4j.nn.InterpolationMode;
 import dev.ein4j.nn.LossReduction;
 import dev.ein4j.nn.PoolingOptions;
 import dev.ein4j.tensor.Reduction;
@@ -52,6 +55,9 @@ final class FunctionCases {
             case "leaky_relu" -> x.leakyRelu(params.number("negative_slope", 0.01));
             case "elu" -> x.elu(params.number("alpha", 1.0));
             case "gelu" -> "tanh".equals(params.text("approximate", "none")) ? x.geluTanh() : x.gelu();
+            case "relu6" -> Functional.relu6(x);
+            case "hardswish" -> Functional.hardswish(x);
+            case "hardsigmoid" -> Functional.hardsigmoid(x);
             case "pow" -> x.pow(params.number("exponent", 1.0));
             case "clamp" -> clamp(x, params.optionalNumber("min"), params.optionalNumber("max"));
             case "add" -> x.add(y);
@@ -88,6 +94,13 @@ final class FunctionCases {
             case "mse_loss" -> Functional.mseLoss(x, y, LossReduction.of(params.text("reduction", "mean")));
             case "linear" -> in.size() > 2 ? Functional.linear(x, y, in.get(2)) : Functional.linear(x, y);
             case "conv1d", "conv2d" -> convolution(name, params, in);
+            case "conv_transpose2d" -> convTranspose2d(params, in);
+            case "adaptive_avg_pool2d" -> adaptiveAvgPool2d(params, x);
+            case "interpolate" -> Functional.interpolate(x, interpolation(params, x.rank() - 2));
+            case "group_norm" -> groupNorm(params, in);
+            case "rms_norm" -> params.has("eps")
+                    ? Functional.rmsNorm(x, params.ints("normalized_shape"), y, params.number("eps", 0))
+                    : Functional.rmsNorm(x, params.ints("normalized_shape"), y);
             case "max_pool2d" -> Functional.maxPool2d(x, pooling(params));
             case "avg_pool2d" -> Functional.avgPool2d(x, pooling(params).countIncludePad(params.flag("count_include_pad", true)));
             case "batch_norm" -> batchNorm(params, in);
@@ -117,6 +130,70 @@ final class FunctionCases {
                     : Functional.conv1d(in.get(0), in.get(1), in.get(2), options);
         }
         return twoDimensional ? Functional.conv2d(in.get(0), in.get(1), options) : Functional.conv1d(in.get(0), in.get(1), options);
+    }
+
+    private static Tensor convTranspose2d(Params params, List<Tensor> in) {
+        ConvTransposeOptions options = ConvTransposeOptions.defaults().groups(params.integer("groups", 1));
+        if (params.has("stride")) {
+            options = options.stride(params.ints("stride"));
+        }
+        if (params.has("padding")) {
+            options = options.padding(params.ints("padding"));
+        }
+        if (params.has("output_padding")) {
+            options = options.outputPadding(params.ints("output_padding"));
+        }
+        if (params.has("dilation")) {
+            options = options.dilation(params.ints("dilation"));
+        }
+        return in.size() > 2 ? Functional.convTranspose2d(in.get(0), in.get(1), in.get(2), options)
+                : Functional.convTranspose2d(in.get(0), in.get(1), options);
+    }
+
+    /** output_size: an int, or two entries of which a null keeps the input's length. */
+    private static Tensor adaptiveAvgPool2d(Params params, Tensor x) {
+        Integer[] size = params.nullableInts("output_size");
+        if (size == null || size.length != (params.isList("output_size") ? 2 : 1)) {
+            throw new dev.ein4j.error.EinopsException("adaptive_avg_pool2d: output_size must be an int or 2 values, got "
+                    + params);
+        }
+        int[] lengths = new int[2];
+        for (int i = 0; i < 2; i++) {
+            Integer given = size[size.length == 1 ? 0 : i];
+            lengths[i] = given != null ? given : x.rank() >= 2 ? x.length(x.rank() - 2 + i) : 0;
+        }
+        return Functional.adaptiveAvgPool2d(x, lengths[0], lengths[1]);
+    }
+
+    /** size or scale_factor: an int applies to every spatial dimension, a list has one entry each. */
+    private static InterpolateOptions interpolation(Params params, int spatial) {
+        if (params.has("size") == params.has("scale_factor")) {
+            throw new dev.ein4j.error.EinopsException("interpolate: give exactly one of size and scale_factor, got " + params);
+        }
+        String given = params.has("size") ? "size" : "scale_factor";
+        if (params.isList(given) && params.numbers(given).length != spatial) {
+            throw new dev.ein4j.error.EinopsException("interpolate: " + given + " needs " + spatial
+                    + " values (one per spatial dimension), got " + params);
+        }
+        InterpolateOptions options = params.has("size") ? InterpolateOptions.size(params.ints("size"))
+                : InterpolateOptions.scaleFactor(params.numbers("scale_factor"));
+        options = options.mode(InterpolationMode.of(params.text("mode", "nearest")));
+        if (params.has("align_corners")) {
+            options = options.alignCorners(params.flag("align_corners", false));
+        }
+        return options.recomputeScaleFactor(params.flag("recompute_scale_factor", false));
+    }
+
+    /** group_norm's optional trailing inputs: weight, then bias (zeros when only the weight is given). */
+    private static Tensor groupNorm(Params params, List<Tensor> in) {
+        Tensor x = in.get(0);
+        int groups = params.integer("num_groups", 1);
+        double eps = params.number("eps", 1e-5);
+        if (in.size() < 2) {
+            return Functional.groupNorm(x, groups, eps);
+        }
+        Tensor bias = in.size() > 2 ? in.get(2) : Tensor.zeros(in.get(1).dtype(), in.get(1).shape());
+        return Functional.groupNorm(x, groups, in.get(1), bias, eps);
     }
 
     private static PoolingOptions pooling(Params params) {
@@ -155,7 +232,8 @@ final class FunctionCases {
     }
 
     private static Tensor attention(Params params, List<Tensor> in) {
-        AttentionOptions options = AttentionOptions.defaults().causal(params.flag("is_causal", false));
+        AttentionOptions options = AttentionOptions.defaults().causal(params.flag("is_causal", false))
+                .enableGqa(params.flag("enable_gqa", false));
         if (in.size() > 3) {
             options = options.mask(in.get(3));
         }

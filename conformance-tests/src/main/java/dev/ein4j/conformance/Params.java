@@ -1,8 +1,8 @@
 package dev.ein4j.conformance;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import java.util.List;
 
 /** A function case's keyword arguments, read with PyTorch's defaults where a case leaves them out. */
 final class Params {
@@ -19,6 +19,11 @@ final class Params {
 
     boolean isText(String name) {
         return has(name) && json.get(name).isJsonPrimitive() && json.get(name).getAsJsonPrimitive().isString();
+    }
+
+    /** @return whether the parameter is given as a list (PyTorch tells an int from a list of one) */
+    boolean isList(String name) {
+        return has(name) && json.get(name).isJsonArray();
     }
 
     double number(String name, double fallback) {
@@ -39,19 +44,30 @@ final class Params {
 
     /** @return an int or a list of ints as an array, or null when absent */
     int[] ints(String name) {
+        List<JsonElement> values = elements(name);
+        return values == null ? null : values.stream().mapToInt(JsonElement::getAsInt).toArray();
+    }
+
+    /** @return a number or a list of numbers as an array, or null when absent */
+    double[] numbers(String name) {
+        List<JsonElement> values = elements(name);
+        return values == null ? null : values.stream().mapToDouble(JsonElement::getAsDouble).toArray();
+    }
+
+    /** @return an int or a list of ints and nulls (PyTorch's None) as an array, or null when absent */
+    Integer[] nullableInts(String name) {
+        List<JsonElement> values = elements(name);
+        return values == null ? null
+                : values.stream().map(value -> value.isJsonNull() ? null : value.getAsInt()).toArray(Integer[]::new);
+    }
+
+    /** @return a list's entries, or a single value as a list of one, or null when absent */
+    private List<JsonElement> elements(String name) {
         if (!has(name)) {
             return null;
         }
         JsonElement value = json.get(name);
-        if (value.isJsonArray()) {
-            JsonArray array = value.getAsJsonArray();
-            int[] ints = new int[array.size()];
-            for (int i = 0; i < ints.length; i++) {
-                ints[i] = array.get(i).getAsInt();
-            }
-            return ints;
-        }
-        return new int[] {value.getAsInt()};
+        return value.isJsonArray() ? value.getAsJsonArray().asList() : List.of(value);
     }
 
     /** @return an int, or a list's entries repeated to {@code count} (PyTorch's int-or-tuple arguments) */

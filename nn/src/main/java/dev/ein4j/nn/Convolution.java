@@ -24,10 +24,7 @@ final class Convolution {
         Checks.notNull(x, "x");
         Checks.notNull(weight, "weight");
         Checks.notNull(options, "options");
-        Checks.rank(weight, operation, "weight", dimensions + 2);
-        Checks.rank(x, operation, "input", dimensions + 1, dimensions + 2);
-        boolean unbatched = x.rank() == dimensions + 1;
-        Tensor batched = unbatched ? x.rearrange("c ... -> 1 c ...") : x;
+        Tensor batched = batchedInput(x, weight, dimensions, operation);
         int groups = options.groups();
         checkChannels(batched, weight, bias, groups, operation);
         int[] stride = options.stride(dimensions, operation);
@@ -36,20 +33,36 @@ final class Convolution {
         Tensor padded = pad(batched, padding(options, kernel, stride, dilation, operation), 0.0);
         checkWindows(padded, weight, kernel, dilation, operation);
         Axes axes = groups == 1 ? Axes.none() : Axes.of("g", groups);
-        Tensor y = Ein.einsum(pattern(dimensions, stride, dilation, groups), axes, padded, weight);
-        if (bias != null) {
-            y = y.add(bias.rearrange("o -> o" + " 1".repeat(dimensions)));
-        }
-        return unbatched ? y.rearrange("1 o ... -> o ...") : y;
+        Tensor y = Ein.einsum(pattern(dimensions, stride, dilation, groups, false), axes, padded, weight);
+        return withBiasAndBatch(y, bias, x, dimensions);
     }
 
     /**
-     * The einsum pattern, e.g. {@code "b (g c) (2*h + kh) (w + 2*kw), (g o) c kh kw -> b (g o) h w"}.
+     * Checks the ranks of x [N, C, *spatial] (or [C, *spatial]) and of the weight [., ., *kernel].
+     *
+     * @return x with its batch axis
      */
-    static String pattern(int dimensions, int[] stride, int[] dilation, int groups) {
+    static Tensor batchedInput(Tensor x, Tensor weight, int dimensions, String operation) {
+        Checks.rank(weight, operation, "weight", dimensions + 2);
+        Checks.rank(x, operation, "input", dimensions + 1, dimensions + 2);
+        return x.rank() == dimensions + 1 ? x.rearrange("c ... -> 1 c ...") : x;
+    }
+
+    /** y [N, O, *spatial] plus the bias per output channel, without the batch axis if x had none. */
+    static Tensor withBiasAndBatch(Tensor y, Tensor bias, Tensor x, int dimensions) {
+        Tensor biased = bias == null ? y : y.add(bias.rearrange("o -> o" + " 1".repeat(dimensions)));
+        return x.rank() == dimensions + 1 ? biased.rearrange("1 o ... -> o ...") : biased;
+    }
+
+    /**
+     * The einsum pattern, e.g. {@code "b (g c) (2*h + kh) (w + 2*kw), (g o) c kh kw -> b (g o) h w"};
+     * a transposed convolution's weight is laid out {@code (g c) o kh kw}.
+     */
+    static String pattern(int dimensions, int[] stride, int[] dilation, int groups, boolean transposedWeight) {
         String[] names = SPATIAL[dimensions];
         StringBuilder input = new StringBuilder(groups == 1 ? "b c" : "b (g c)");
-        StringBuilder kernel = new StringBuilder(groups == 1 ? "o c" : "(g o) c");
+        String channels = transposedWeight ? (groups == 1 ? "c o" : "(g c) o") : (groups == 1 ? "o c" : "(g o) c");
+        StringBuilder kernel = new StringBuilder(channels);
         StringBuilder output = new StringBuilder(groups == 1 ? "b o" : "b (g o)");
         for (int i = 0; i < dimensions; i++) {
             input.append(' ').append(WindowTerms.term(names[i], stride[i], dilation[i]));

@@ -39,11 +39,21 @@ public abstract class ConvolutionLayer extends Module {
         shape[0] = outChannels;
         shape[1] = inChannels / groups;
         System.arraycopy(this.kernelSize, 0, shape, 2, dimensions);
-        registerParameter("weight", Init.kaimingUniform(generator, Math.sqrt(5), shape));
+        registerParameter("weight", initialWeight(generator, shape));
         if (bias) {
-            double bound = 1 / Math.sqrt(Init.fanIn(shape));
-            registerParameter("bias", Init.uniform(generator, -bound, bound, outChannels));
+            registerParameter("bias", initialBias(generator, shape, outChannels));
         }
+    }
+
+    /** PyTorch's convolution weight initialization: Kaiming uniform with a = √5, U(±1/√fan_in). */
+    static Tensor initialWeight(Generator generator, int[] shape) {
+        return Init.kaimingUniform(generator, Math.sqrt(5), shape);
+    }
+
+    /** PyTorch's convolution bias initialization: U(±1/√fan_in), fan_in = shape[1]·Πkernel. */
+    static Tensor initialBias(Generator generator, int[] shape, int outChannels) {
+        double bound = 1 / Math.sqrt(Init.fanIn(shape));
+        return Init.uniform(generator, -bound, bound, outChannels);
     }
 
     /**

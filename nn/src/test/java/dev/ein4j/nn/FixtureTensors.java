@@ -21,7 +21,15 @@ public final class FixtureTensors {
 
     /** @return the parsed resource dev/ein4j/nn/modules.json */
     public static JsonObject modules() {
-        try (Reader reader = new InputStreamReader(FixtureTensors.class.getResourceAsStream("/dev/ein4j/nn/modules.json"),
+        return resource("modules.json");
+    }
+
+    /**
+     * @param name a file in the resource folder dev/ein4j/nn
+     * @return its parsed JSON object
+     */
+    public static JsonObject resource(String name) {
+        try (Reader reader = new InputStreamReader(FixtureTensors.class.getResourceAsStream("/dev/ein4j/nn/" + name),
                 StandardCharsets.UTF_8)) {
             return JsonParser.parseReader(reader).getAsJsonObject();
         } catch (IOException e) {

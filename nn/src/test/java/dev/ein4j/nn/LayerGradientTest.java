@@ -14,11 +14,11 @@ import org.junit.jupiter.api.Test;
 /** Float64 finite-difference checks of every layer function, gradients with respect to every floating input. */
 class LayerGradientTest {
 
-    private static Tensor input(long seed, int... shape) {
+    static Tensor input(long seed, int... shape) {
         return GradCheck.randomInput(seed, Domain.ANY, shape);
     }
 
-    private static void check(String what, Function<List<Tensor>, Tensor> function, Tensor... inputs) {
+    static void check(String what, Function<List<Tensor>, Tensor> function, Tensor... inputs) {
         GradCheck.Result result = GradCheck.check(function, List.of(inputs));
         assertThat(result.passed(1e-6)).as(what + ": " + result).isTrue();
     }
