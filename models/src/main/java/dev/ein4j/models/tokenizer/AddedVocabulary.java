@@ -1,7 +1,6 @@
 package dev.ein4j.models.tokenizer;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -33,6 +32,7 @@ final class AddedVocabulary {
 
     private final Map<String, Integer> idsByContent = new HashMap<>();
     private final Map<Integer, AddedToken> tokensById = new HashMap<>();
+    private final Map<Integer, String> decodedById = new HashMap<>();
     private final Set<String> specialContents = new LinkedHashSet<>();
     private final TokenTrie rawTrie = new TokenTrie();
     private final TokenTrie normalizedTrie = new TokenTrie();
@@ -74,6 +74,11 @@ final class AddedVocabulary {
                 }
             }
         }
+        for (Map.Entry<Integer, AddedToken> entry : tokensById.entrySet()) {
+            AddedToken token = entry.getValue();
+            boolean normalize = token.normalized() && normalizer != null;
+            decodedById.put(entry.getKey(), normalize ? normalizer.normalize(token.content()) : token.content());
+        }
     }
 
     private int idOf(String content, Vocabulary model) {
@@ -99,35 +104,42 @@ final class AddedVocabulary {
     }
 
     /**
+     * The token string an id decodes to: the content, normalized for a {@code normalized} token (so a
+     * special token "Spec" behind a lowercasing normalizer decodes as "spec", which is not skipped
+     * as special: the library's behaviour).
+     *
      * @param id an id
-     * @return the content of the added token with that id, or null
+     * @return the token string of the added token with that id, or null
      */
-    String content(int id) {
-        AddedToken token = tokensById.get(id);
-        return token == null ? null : token.content();
+    String decoded(int id) {
+        return decodedById.get(id);
     }
 
     /**
-     * @param content a token's text
-     * @return whether it is the text of a special added token
+     * @param id an id
+     * @return whether it is the id of an added token marked special
+     */
+    boolean isSpecialId(int id) {
+        AddedToken token = tokensById.get(id);
+        return token != null && token.special();
+    }
+
+    /**
+     * @param content a token string
+     * @return whether it is the content of a special added token (decoding skips such strings)
      */
     boolean isSpecial(String content) {
         return specialContents.contains(content);
     }
 
-    /** @return the ids of the special added tokens */
+    /** @return the ids of the added tokens marked special */
     int[] specialIds() {
-        return specialContents.stream().mapToInt(idsByContent::get).sorted().distinct().toArray();
+        return tokensById.entrySet().stream().filter(e -> e.getValue().special()).mapToInt(Map.Entry::getKey).sorted().toArray();
     }
 
     /** @return the contents of all added tokens and their ids */
     Map<String, Integer> ids() {
         return idsByContent;
-    }
-
-    /** @return the added tokens in id order */
-    Collection<AddedToken> tokens() {
-        return tokensById.values();
     }
 
     /**

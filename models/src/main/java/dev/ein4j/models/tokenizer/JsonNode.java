@@ -121,7 +121,11 @@ final class JsonNode {
         if (!isString()) {
             throw error("is " + describe() + ", not a string");
         }
-        String text = value.getAsString();
+        return requireUnicode(value.getAsString());
+    }
+
+    /** Rust's JSON reader rejects unpaired surrogates (which Java strings can hold) anywhere. */
+    private String requireUnicode(String text) {
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             boolean paired = Character.isHighSurrogate(c) ? i + 1 < text.length() && Character.isLowSurrogate(text.charAt(++i))
@@ -205,7 +209,9 @@ final class JsonNode {
     Map<String, JsonNode> fields() {
         Map<String, JsonNode> out = new LinkedHashMap<>();
         for (Map.Entry<String, JsonElement> entry : object().entrySet()) {
-            out.put(entry.getKey(), new JsonNode(file, this, entry.getKey(), ENTRY, entry.getValue()));
+            JsonNode field = new JsonNode(file, this, entry.getKey(), ENTRY, entry.getValue());
+            field.requireUnicode(entry.getKey());
+            out.put(entry.getKey(), field);
         }
         return out;
     }
@@ -258,12 +264,18 @@ final class JsonNode {
             char c = text.charAt(i);
             if (c == '"' || c == '\\') {
                 out.append('\\').append(c);
-            } else if (c < 0x20) {
+            } else if (c < 0x20 || (Character.isSurrogate(c) && !isPairedAt(text, i))) {
                 out.append(String.format("\\u%04x", (int) c));
             } else {
                 out.append(c);
             }
         }
         return out.append('"').toString();
+    }
+
+    private static boolean isPairedAt(String text, int i) {
+        char c = text.charAt(i);
+        return Character.isHighSurrogate(c) ? i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))
+                : i > 0 && Character.isHighSurrogate(text.charAt(i - 1));
     }
 }

@@ -210,11 +210,11 @@ public final class Tokenizer {
 
     /**
      * @param id a token id
-     * @return whether it is the id of a special token (skipped by {@code decode(ids, true)})
+     * @return whether it is the id of an added token marked special (which {@code decode(ids, true)} skips,
+     *     unless the token is {@code normalized} and its normalized text differs, as in the library)
      */
     public boolean isSpecialToken(int id) {
-        String token = token(id);
-        return token != null && parts.addedVocabulary().isSpecial(token);
+        return parts.addedVocabulary().isSpecialId(id);
     }
 
     /**
@@ -236,7 +236,7 @@ public final class Tokenizer {
     }
 
     private String token(int id) {
-        String added = parts.addedVocabulary().content(id);
+        String added = parts.addedVocabulary().decoded(id);
         return added != null ? added : parts.model().vocabulary().token(id);
     }
 
