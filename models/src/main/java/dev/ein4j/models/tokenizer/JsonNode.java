@@ -46,6 +46,42 @@ final class JsonNode {
         return new JsonNode(file, null, null, -1, root);
     }
 
+    /**
+     * @param file the file, for messages
+     * @param name the top-level field this value is
+     * @param value the value
+     * @return a node at path {@code name}
+     */
+    static JsonNode named(String file, String name, JsonElement value) {
+        return new JsonNode(file, root(file, null), name, FIELD, value);
+    }
+
+    /**
+     * @param key a key of this object
+     * @param entryValue its value (null when not kept)
+     * @return the node of the entry, at path {@code this["key"]}
+     */
+    JsonNode entry(String key, JsonElement entryValue) {
+        return new JsonNode(file, this, key, ENTRY, entryValue);
+    }
+
+    /**
+     * @param index an index of this array
+     * @param elementValue its value (null when not kept)
+     * @return the node of the element, at path {@code this[index]}
+     */
+    JsonNode element(int index, JsonElement elementValue) {
+        return new JsonNode(file, this, null, index, elementValue);
+    }
+
+    /**
+     * @param newValue a value
+     * @return a node at this path holding it
+     */
+    JsonNode withValue(JsonElement newValue) {
+        return new JsonNode(file, parent, key, index, newValue);
+    }
+
     /** @return the JSON path, as {@code pre_tokenizer.pretokenizers[1]} or {@code model.vocab["a"]} */
     String path() {
         if (parent == null) {
@@ -126,15 +162,26 @@ final class JsonNode {
 
     /** Rust's JSON reader rejects unpaired surrogates (which Java strings can hold) anywhere. */
     private String requireUnicode(String text) {
+        if (!isUnicode(text)) {
+            throw error("holds an unpaired surrogate, which is not Unicode text");
+        }
+        return text;
+    }
+
+    /**
+     * @param text a string
+     * @return whether it has no unpaired surrogate
+     */
+    static boolean isUnicode(String text) {
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             boolean paired = Character.isHighSurrogate(c) ? i + 1 < text.length() && Character.isLowSurrogate(text.charAt(++i))
                     : !Character.isLowSurrogate(c);
             if (!paired) {
-                throw error("holds an unpaired surrogate, which is not Unicode text");
+                return false;
             }
         }
-        return text;
+        return true;
     }
 
     /** @return a string of exactly one code point (a Rust {@code char}) */

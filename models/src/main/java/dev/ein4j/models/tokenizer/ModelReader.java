@@ -13,24 +13,26 @@ final class ModelReader {
     }
 
     /**
-     * @param node the model object
+     * @param source the model object, its vocabulary and merges read from the stream
      * @return the model
      * @throws TokenizerException if the object is malformed or its type unsupported
      */
-    static Model read(JsonNode node) {
-        String type = node.has("type") ? node.type() : inferType(node);
+    static Model read(ModelSource source) {
+        JsonNode node = source.node();
+        String type = node.has("type") ? node.type() : inferType(source);
         return switch (type) {
-            case "BPE" -> bytePairEncoding(node);
-            case "WordPiece" -> new WordPiece(vocabulary(node.require("vocab")), node.require("unk_token").asString(),
+            case "BPE" -> bytePairEncoding(source);
+            case "WordPiece" -> new WordPiece(vocabulary(source), node.require("unk_token").asString(),
                     node.require("continuing_subword_prefix").asString(), node.require("max_input_chars_per_word").asIndex());
-            case "WordLevel" -> new WordLevel(vocabulary(node.require("vocab")), node.require("unk_token").asString());
+            case "WordLevel" -> new WordLevel(vocabulary(source), node.require("unk_token").asString());
             default -> throw node.unsupported(type, SUPPORTED);
         };
     }
 
     /** Hugging Face also reads a model without "type", by the fields it has. */
-    private static String inferType(JsonNode node) {
-        if (node.has("merges")) {
+    private static String inferType(ModelSource source) {
+        JsonNode node = source.node();
+        if (source.merges() != null || node.has("merges")) {
             return "BPE";
         }
         if (node.has("max_input_chars_per_word") || node.has("continuing_subword_prefix")) {
@@ -42,7 +44,8 @@ final class ModelReader {
         return "WordLevel";
     }
 
-    private static BytePairEncoding bytePairEncoding(JsonNode node) {
+    private static BytePairEncoding bytePairEncoding(ModelSource source) {
+        JsonNode node = source.node();
         if (node.has("dropout")) {
             double dropout = node.field("dropout").asDouble();
             if (!(dropout >= 0 && dropout <= 1)) {
@@ -52,8 +55,11 @@ final class ModelReader {
         BytePairEncoding.Options options = new BytePairEncoding.Options(optionalString(node, "unk_token"),
                 optionalString(node, "continuing_subword_prefix"), optionalString(node, "end_of_word_suffix"),
                 node.booleanOr("fuse_unk", false), node.booleanOr("byte_fallback", false), node.booleanOr("ignore_merges", false));
-        Vocabulary vocabulary = vocabulary(node.require("vocab"));
-        MergeTable merges = merges(node.require("merges"), vocabulary, options.continuingSubwordPrefix());
+        Vocabulary vocabulary = vocabulary(source);
+        if (source.merges() == null) {
+            node.require("merges").elements(); // throws: missing, or not an array
+        }
+        MergeTable merges = merges(source, vocabulary, options.continuingSubwordPrefix());
         return new BytePairEncoding(vocabulary, merges, options);
     }
 
@@ -62,62 +68,55 @@ final class ModelReader {
      * merges.txt) and {@code ["a", "b"]} pairs, which allow spaces in tokens. The merged token is
      * the left one followed by the right one without its continuation prefix.
      */
-    private static MergeTable merges(JsonNode node, Vocabulary vocabulary, String continuationPrefix) {
-        List<JsonNode> lines = node.elements();
+    private static MergeTable merges(ModelSource source, Vocabulary vocabulary, String continuationPrefix) {
+        List<String[]> lines = source.merges();
+        JsonNode mergesNode = source.node().field("merges");
         MergeTable table = new MergeTable(lines.size());
-        boolean pairs = !lines.isEmpty() && lines.get(0).isArray();
         int rank = 0;
-        for (JsonNode line : lines) {
+        for (int index = 0; index < lines.size(); index++) {
+            String[] line = lines.get(index);
             String left;
             String right;
-            if (pairs != line.isArray()) {
-                throw line.error("mixes the two forms of merges (\"a b\" strings and [\"a\", \"b\"] pairs)");
-            }
-            if (pairs) {
-                List<JsonNode> pair = line.elements();
-                if (pair.size() != 2) {
-                    throw line.error("has " + pair.size() + " tokens, not a pair");
-                }
-                left = pair.get(0).asString();
-                right = pair.get(1).asString();
+            if (source.mergesArePairs()) {
+                left = line[0];
+                right = line[1];
             } else {
-                String text = line.asString();
+                String text = line[0];
                 if (text.startsWith("#version")) {
                     continue;
                 }
                 int space = text.indexOf(' ');
                 if (space < 0 || text.indexOf(' ', space + 1) >= 0) {
-                    throw line.error(JsonNode.quote(text) + " is not two tokens separated by one space");
+                    throw mergesNode.element(index, null).error(JsonNode.quote(text) + " is not two tokens separated by one space");
                 }
                 left = text.substring(0, space);
                 right = text.substring(space + 1);
             }
             int prefix = continuationPrefix != null && right.startsWith(continuationPrefix) ? continuationPrefix.length() : 0;
-            table.put(id(vocabulary, left, line), id(vocabulary, right, line), rank++,
-                    id(vocabulary, left + right.substring(prefix), line));
+            table.put(id(vocabulary, left, mergesNode, index), id(vocabulary, right, mergesNode, index), rank++,
+                    id(vocabulary, left + right.substring(prefix), mergesNode, index));
         }
         return table;
     }
 
-    private static int id(Vocabulary vocabulary, String token, JsonNode line) {
+    private static int id(Vocabulary vocabulary, String token, JsonNode merges, int index) {
         int id = vocabulary.id(token);
         if (id < 0) {
-            throw line.error("needs the token " + JsonNode.quote(token) + ", which is not in the vocabulary");
+            throw merges.element(index, null).error("needs the token " + JsonNode.quote(token) + ", which is not in the vocabulary");
         }
         return id;
     }
 
-    /**
-     * @param node an object of tokens and ids
-     * @return the vocabulary
-     */
-    static Vocabulary vocabulary(JsonNode node) {
-        Map<String, JsonNode> fields = node.fields();
-        Map<String, Integer> ids = new HashMap<>(fields.size() * 2);
-        for (Map.Entry<String, JsonNode> entry : fields.entrySet()) {
+    private static Vocabulary vocabulary(ModelSource source) {
+        if (source.vocabulary() != null) {
+            return source.vocabulary();
+        }
+        JsonNode node = source.node().require("vocab");
+        Map<String, Integer> ids = new HashMap<>();
+        for (Map.Entry<String, JsonNode> entry : node.fields().entrySet()) { // throws: not an object
             ids.put(entry.getKey(), entry.getValue().asIndex());
         }
-        return new Vocabulary(ids);
+        return Vocabulary.of(ids);
     }
 
     private static String optionalString(JsonNode node, String name) {

@@ -177,9 +177,12 @@ public final class Tokenizer {
      *     can reach past it when the vocabulary has gaps
      */
     public int vocabularySize() {
-        java.util.Set<String> tokens = new java.util.HashSet<>(parts.model().vocabulary().asMap().keySet());
-        tokens.addAll(parts.addedVocabulary().ids().keySet());
-        return tokens.size();
+        Vocabulary model = parts.model().vocabulary();
+        int size = model.size();
+        for (String content : parts.addedVocabulary().ids().keySet()) {
+            size += model.id(content) < 0 ? 1 : 0;
+        }
+        return size;
     }
 
     /**

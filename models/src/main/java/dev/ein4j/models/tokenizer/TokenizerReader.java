@@ -2,13 +2,16 @@ package dev.ein4j.models.tokenizer;
 
 import com.google.gson.Gson;
 import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
+import com.google.gson.TypeAdapter;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Reader;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -18,14 +21,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads tokenizer.json: strict JSON (UTF-8, no comments or trailing garbage), then each component
- * with its reader. Top-level fields other than these are ignored, as Hugging Face ignores them:
+ * Reads tokenizer.json: strict JSON (UTF-8, no comments or trailing garbage), the model's vocabulary
+ * and merges straight from the stream ({@link ModelSource}), then each component with its reader. Top-level fields other than these are ignored, as Hugging Face ignores them:
  * model (required), normalizer, pre_tokenizer, post_processor, decoder, added_tokens, truncation,
  * padding.
  */
 final class TokenizerReader {
 
-    private static final Gson GSON = new Gson();
+    private static final TypeAdapter<JsonElement> ELEMENT = new Gson().getAdapter(JsonElement.class);
 
     private TokenizerReader() {
     }
@@ -35,20 +38,14 @@ final class TokenizerReader {
      * @return its components
      */
     static TokenizerParts read(Path file) {
-        byte[] bytes;
-        try {
-            bytes = Files.readAllBytes(file);
+        try (Reader reader = new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT))) {
+            return parse(reader, file.toString());
+        } catch (NotUtf8 notUtf8) {
+            throw new TokenizerException(file + ": the file is not UTF-8 text", notUtf8.getCause());
         } catch (IOException e) {
             throw new UncheckedIOException(file.toString(), e);
         }
-        String text;
-        try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            throw new TokenizerException(file + ": the file is not UTF-8 text", e);
-        }
-        return parse(text, file.toString());
     }
 
     /**
@@ -57,14 +54,54 @@ final class TokenizerReader {
      * @return its components
      */
     static TokenizerParts parse(String json, String source) {
-        JsonNode root = JsonNode.root(source, parseStrictly(json, source));
-        if (!root.isObject()) {
-            throw root.error("is not a JSON object");
+        try {
+            return parse(new StringReader(json), source);
+        } catch (NotUtf8 impossible) {
+            throw new IllegalStateException(impossible);
         }
-        if (!root.has("model")) {
+    }
+
+    /** A decoding failure of the file, told apart from malformed JSON. */
+    private static final class NotUtf8 extends Exception {
+        NotUtf8(CharacterCodingException cause) {
+            super(cause);
+        }
+    }
+
+    private static TokenizerParts parse(Reader text, String source) throws NotUtf8 {
+        JsonObject rest = new JsonObject();
+        ModelSource modelSource = null;
+        try (JsonReader reader = new JsonReader(text)) {
+            reader.setLenient(false);
+            if (reader.peek() != JsonToken.BEGIN_OBJECT) {
+                throw JsonNode.root(source, ELEMENT.read(reader)).error("is not a JSON object");
+            }
+            reader.beginObject();
+            while (reader.hasNext()) {
+                String name = reader.nextName();
+                if (name.equals("model") && reader.peek() != JsonToken.NULL) {
+                    modelSource = ModelSource.read(reader, source);
+                } else {
+                    rest.add(name, ELEMENT.read(reader));
+                }
+            }
+            reader.endObject();
+            if (reader.peek() != JsonToken.END_DOCUMENT) {
+                throw new TokenizerException(source + ": not valid JSON: text after the document");
+            }
+        } catch (CharacterCodingException notUtf8) {
+            throw new NotUtf8(notUtf8);
+        } catch (IOException | JsonParseException | IllegalStateException | NumberFormatException malformed) {
+            throw new TokenizerException(source + ": not valid JSON: " + malformed.getMessage(), malformed);
+        }
+        if (modelSource == null) {
             throw new TokenizerException(source + ": the document has no \"model\"");
         }
-        Model model = ModelReader.read(root.field("model"));
+        return parts(JsonNode.root(source, rest), modelSource);
+    }
+
+    private static TokenizerParts parts(JsonNode root, ModelSource modelSource) {
+        Model model = ModelReader.read(modelSource);
         Normalizer normalizer = root.has("normalizer") ? NormalizerReader.read(root.field("normalizer")) : null;
         PreTokenizer preTokenizer = root.has("pre_tokenizer") ? PreTokenizerReader.read(root.field("pre_tokenizer")) : null;
         PostProcessor postProcessor = root.has("post_processor") ? PostProcessorReader.read(root.field("post_processor")) : null;
@@ -74,19 +111,6 @@ final class TokenizerReader {
         Truncation truncation = root.has("truncation") ? truncation(root.field("truncation")) : null;
         Padding padding = root.has("padding") ? padding(root.field("padding")) : null;
         return new TokenizerParts(normalizer, preTokenizer, model, postProcessor, decoder, addedVocabulary, truncation, padding);
-    }
-
-    private static JsonElement parseStrictly(String json, String source) {
-        try (JsonReader reader = new JsonReader(new StringReader(json))) {
-            reader.setLenient(false);
-            JsonElement element = GSON.getAdapter(JsonElement.class).read(reader);
-            if (reader.peek() != JsonToken.END_DOCUMENT) {
-                throw new TokenizerException(source + ": not valid JSON: text after the document");
-            }
-            return element;
-        } catch (IOException | JsonParseException | IllegalStateException malformed) {
-            throw new TokenizerException(source + ": not valid JSON: " + malformed.getMessage(), malformed);
-        }
     }
 
     private static List<AddedToken> addedTokens(JsonNode array) {
