@@ -24,6 +24,9 @@ os.environ.setdefault('TOKENIZERS_PARALLELISM', 'false')
 
 from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from generate_tokenizer_fixtures import llama_layout  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 JAR = os.path.normpath(os.path.join(HERE, '..', '..', '..', '..', 'examples', 'target', 'ein4j-examples.jar'))
 LLAMA3 = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+"
@@ -148,13 +151,8 @@ def metaspace_family(rng, texts, kind):
     trainer_tokenizer.pre_tokenizer = pre_tokenizers.Metaspace()
     trainer_tokenizer.train_from_iterator(texts, trainers.BpeTrainer(vocab_size=rng.randint(300, 1200),
                                                                      limit_alphabet=rng.randint(40, 200), show_progress=False))
-    trained = json.loads(trainer_tokenizer.to_str())['model']
-    vocab = {'<unk>': 0, '<s>': 1, '</s>': 2}
-    for b in range(256):
-        vocab['<0x%02X>' % b] = len(vocab)
-    for token, _ in sorted(trained['vocab'].items(), key=lambda item: item[1]):
-        vocab.setdefault(token, len(vocab))
-    tokenizer = Tokenizer(models.BPE(vocab=vocab, merges=[tuple(m) for m in trained['merges']], unk_token='<unk>',
+    vocab, merges = llama_layout(trainer_tokenizer)
+    tokenizer = Tokenizer(models.BPE(vocab=vocab, merges=[tuple(m) for m in merges], unk_token='<unk>',
                                      fuse_unk=True, byte_fallback=True))
     if kind == 'llama2':
         tokenizer.normalizer = normalizers.Sequence([normalizers.Prepend('▁'), normalizers.Replace(' ', '▁')])

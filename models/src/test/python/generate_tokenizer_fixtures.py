@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Generate the tokenizer fixtures of ein4j's models module with Hugging Face `tokenizers`.
 
-    python3 models/src/test/python/generate_tokenizer_fixtures.py
+    python3 models/src/test/python/generate_tokenizer_fixtures.py [--retrain]
 
 Nothing is downloaded: a corpus is built here from word lists (English, French, German, Spanish,
 Chinese, Japanese, Korean, emoji, numbers, code), small tokenizers of each family are trained on it,
-and every fixture text is run through the library. Output, under
+and every fixture text is run through the library. The library's trainers are not reproducible bit
+for bit (ties between equally frequent pairs are broken in hash-map order), so a tokenizer.json
+already there is kept and only the expectations are recomputed from it; --retrain trains them all
+again (equally valid fixtures with other ids). Output, under
 models/src/test/resources/tokenizers/:
 
   <name>/tokenizer.json   the tokenizer (a few hundred to ~1000 tokens)
@@ -19,8 +22,9 @@ models/src/test/resources/tokenizers/:
   components.jsonl        single normalizers, pre-tokenizers and decoders on texts and tokens:
                           {"normalizer"|"pre_tokenizer"|"decoder": config, "input": ..., "output": ...}
 
-The output is deterministic (fixed seeds, no parallel training differences).
+Without --retrain the output is deterministic.
 """
+import argparse
 import json
 import os
 import random
@@ -165,8 +169,13 @@ def metaspace_bpe():
     """A SentencePiece-like BPE: the Llama 2 vocabulary layout (<unk>, <s>, </s>, 256 byte tokens, merges)."""
     trainer_tokenizer = Tokenizer(models.BPE())
     trainer_tokenizer.pre_tokenizer = pre_tokenizers.Metaspace(replacement='▁', prepend_scheme='always', split=True)
-    train(trainer_tokenizer, trainers.BpeTrainer(vocab_size=700, limit_alphabet=90, show_progress=False))
-    trained = json.loads(trainer_tokenizer.to_str())['model']
+    train(trainer_tokenizer, trainers.BpeTrainer(vocab_size=700, show_progress=False))
+    return llama_layout(trainer_tokenizer)
+
+
+def llama_layout(trained_tokenizer):
+    """The vocabulary and merges of a trained BPE laid out as Llama 2's: specials, byte tokens, the rest."""
+    trained = json.loads(trained_tokenizer.to_str())['model']
     vocab = {'<unk>': 0, '<s>': 1, '</s>': 2}
     for b in range(256):
         vocab['<0x%02X>' % b] = len(vocab)
@@ -210,7 +219,7 @@ def bert(lowercase):
                                                       lowercase=lowercase)
     tokenizer.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
     tokenizer.decoder = decoders.WordPiece(prefix='##', cleanup=True)
-    train(tokenizer, trainers.WordPieceTrainer(vocab_size=800, special_tokens=specials, limit_alphabet=120,
+    train(tokenizer, trainers.WordPieceTrainer(vocab_size=800, special_tokens=specials,
                                                show_progress=False))
     cls, sep = tokenizer.token_to_id('[CLS]'), tokenizer.token_to_id('[SEP]')
     if lowercase:
@@ -245,7 +254,7 @@ def bpe_suffix():
                              invert=True)])
     tokenizer.decoder = decoders.BPEDecoder(suffix='</w>')
     train(tokenizer, trainers.BpeTrainer(vocab_size=600, special_tokens=['<unk>', '<|startoftext|>', '<|endoftext|>'],
-                                         end_of_word_suffix='</w>', limit_alphabet=100, show_progress=False))
+                                         end_of_word_suffix='</w>', show_progress=False))
     start, end = tokenizer.token_to_id('<|startoftext|>'), tokenizer.token_to_id('<|endoftext|>')
     tokenizer.post_processor = processors.TemplateProcessing(single='<|startoftext|> $A <|endoftext|>',
                                                              pair='<|startoftext|> $A <|endoftext|> $B:1',
@@ -260,7 +269,7 @@ def bpe_prefix():
     tokenizer.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Punctuation()])
     tokenizer.decoder = decoders.WordPiece(prefix='##', cleanup=False)
     train(tokenizer, trainers.BpeTrainer(vocab_size=700, special_tokens=['[UNK]', '[CLS]', '[SEP]'],
-                                         continuing_subword_prefix='##', limit_alphabet=150, show_progress=False))
+                                         continuing_subword_prefix='##', show_progress=False))
     return tokenizer
 
 
@@ -332,11 +341,13 @@ def write_jsonl(path, rows):
             out.write(json.dumps(row, ensure_ascii=False) + '\n')
 
 
-def write_fixture(name, tokenizer):
+def write_fixture(name, build, retrain):
     directory = os.path.join(OUT, name)
     os.makedirs(directory, exist_ok=True)
-    tokenizer.save(os.path.join(directory, 'tokenizer.json'), pretty=False)
-    tokenizer = Tokenizer.from_file(os.path.join(directory, 'tokenizer.json'))  # exactly what the file says
+    file = os.path.join(directory, 'tokenizer.json')
+    if retrain or not os.path.isfile(file):
+        build().save(file, pretty=False)
+    tokenizer = Tokenizer.from_file(file)  # exactly what the file says
     write_jsonl(os.path.join(directory, 'cases.jsonl'), [case(tokenizer, text) for text in TEXTS])
     rng = random.Random(name)
     write_jsonl(os.path.join(directory, 'decode.jsonl'), [decode_case(tokenizer, ids) for ids in random_ids(tokenizer, rng)])
@@ -419,8 +430,11 @@ def components():
 
 
 def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--retrain', action='store_true', help='train the tokenizers again instead of keeping tokenizer.json')
+    args = parser.parse_args()
     for name, build in FIXTURES.items():
-        write_fixture(name, build())
+        write_fixture(name, build, args.retrain)
         print('wrote', name)
     print('wrote components.jsonl:', components(), 'rows')
 

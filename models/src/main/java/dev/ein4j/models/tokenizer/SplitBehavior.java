@@ -1,6 +1,7 @@
 package dev.ein4j.models.tokenizer;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -42,8 +43,8 @@ enum SplitBehavior {
             case REMOVED -> spans.stream().filter(span -> !span.match()).toList();
             case ISOLATED -> spans;
             case CONTIGUOUS -> mergeRuns(spans);
-            case MERGED_WITH_PREVIOUS -> mergeWithPrevious(spans);
-            case MERGED_WITH_NEXT -> mergeWithNext(spans);
+            case MERGED_WITH_PREVIOUS -> mergeIntoNeighbour(spans, true);
+            case MERGED_WITH_NEXT -> mergeIntoNeighbour(spans, false);
         };
     }
 
@@ -62,38 +63,25 @@ enum SplitBehavior {
         return out;
     }
 
-    private static List<Span> mergeWithPrevious(List<Span> spans) {
+    /**
+     * Hugging Face's fold for MergedWithPrevious (forward) and MergedWithNext (the same fold run from
+     * the end): a match that follows a gap joins the piece before it, in the direction of the fold.
+     */
+    private static List<Span> mergeIntoNeighbour(List<Span> spans, boolean forward) {
         List<Span> out = new ArrayList<>();
         boolean previousMatch = false;
-        for (Span span : spans) {
+        for (int k = 0; k < spans.size(); k++) {
+            Span span = spans.get(forward ? k : spans.size() - 1 - k);
             if (span.match() && !previousMatch && !out.isEmpty()) {
-                Span last = out.remove(out.size() - 1);
-                out.add(new Span(last.start(), span.end(), false));
+                Span neighbour = out.remove(out.size() - 1);
+                out.add(forward ? new Span(neighbour.start(), span.end(), false) : new Span(span.start(), neighbour.end(), false));
             } else {
                 out.add(new Span(span.start(), span.end(), false));
             }
             previousMatch = span.match();
         }
-        return out;
-    }
-
-    /** The mirror image of {@link #mergeWithPrevious}: folds from the end, then restores the order. */
-    private static List<Span> mergeWithNext(List<Span> spans) {
-        List<Span> reversed = new ArrayList<>();
-        boolean previousMatch = false;
-        for (int i = spans.size() - 1; i >= 0; i--) {
-            Span span = spans.get(i);
-            if (span.match() && !previousMatch && !reversed.isEmpty()) {
-                Span following = reversed.remove(reversed.size() - 1);
-                reversed.add(new Span(span.start(), following.end(), false));
-            } else {
-                reversed.add(new Span(span.start(), span.end(), false));
-            }
-            previousMatch = span.match();
-        }
-        List<Span> out = new ArrayList<>(reversed.size());
-        for (int i = reversed.size() - 1; i >= 0; i--) {
-            out.add(reversed.get(i));
+        if (!forward) {
+            Collections.reverse(out);
         }
         return out;
     }
