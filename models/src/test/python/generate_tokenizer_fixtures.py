@@ -41,6 +41,10 @@ OUT = os.path.normpath(os.path.join(HERE, '..', 'resources', 'tokenizers'))
 LLAMA3_PATTERN = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"
                   r"|\s*[\r\n]+|\s+(?!\S)|\s+")
 GPT2_PATTERN = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"
+GPT4O_PATTERN = (r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?"
+                 r"|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?"
+                 r"|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+")
+POSSESSIVE_PATTERN = r"[^\r\n\p{L}\p{N}]?+\p{L}+|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s"
 
 ENGLISH = ('the of and to in is was that for it with as his on be at by had are but from or have an they which one you were '
            'all we her she there would their will when who him been has more if no out do so can what up said about other into '
@@ -368,7 +372,7 @@ def component_json(kind, component):
     return json.loads(holder.to_str())[kind]
 
 
-COMPONENT_TEXTS = ['Hello World!', '  Héllo,  wörld  ', 'café\u0301 ﬁne ① ＡＢＣ', 'İΣΑ ǅ ß', '今天 天气', "it's 2024-05-01: 3.14",
+COMPONENT_TEXTS = ['Hello World!', "HELLO World's CamelCase x/y  \n\n  z  ", 'tail spaces   \nnext   ', '  Héllo,  wörld  ', 'café\u0301 ﬁne ① ＡＢＣ', 'İΣΑ ǅ ß', '今天 天气', "it's 2024-05-01: 3.14",
                    '👍🏽 👨\u200d👩\u200d👧', 'a\tb\nc\r\nd\u00a0e\u3000f', '\u0000\u0007x\u200by\ufffdz\u2581', '--==!!??..',
                    'the-final--countdown', '▁pre▁spaced', '   ', 'x', "don't stop", 'ᚠᛇᚻ ١٢٣ ½', 'aaaa bbbb']
 
@@ -392,7 +396,7 @@ PRE_TOKENIZERS = (
      pre_tokenizers.Sequence([pre_tokenizers.Punctuation(), pre_tokenizers.Digits()])]
     + [pre_tokenizers.Punctuation(behavior=b) for b in BEHAVIORS]
     + [pre_tokenizers.Split('-', behavior=b, invert=i) for b in BEHAVIORS for i in (False, True)]
-    + [pre_tokenizers.Split(Regex(p), behavior=b) for p in (GPT2_PATTERN, LLAMA3_PATTERN, r'\d+|\s') for b in ('isolated', 'removed')]
+    + [pre_tokenizers.Split(Regex(p), behavior=b) for p in (GPT2_PATTERN, LLAMA3_PATTERN, GPT4O_PATTERN, POSSESSIVE_PATTERN, r'\d+|\s') for b in ('isolated', 'removed')]
     + [pre_tokenizers.Split(Regex(r'[[:punct:]]+|\h+'), behavior='isolated'),
        pre_tokenizers.Split(Regex(r'^\w|\w$|(?m:.\n.)'), behavior='isolated')]
     + [pre_tokenizers.Metaspace(prepend_scheme=s, split=p) for s in ('always', 'first', 'never') for p in (True, False)]

@@ -210,18 +210,21 @@ final class JsonNode {
         return field.isNull() ? fallback : field.asBoolean();
     }
 
-    /** @return a non-negative integer that fits an int (ids, lengths) */
+    /** @return a non-negative integer that fits an int (ids, lengths); 1.0 or 1e2 are not integers, as in Rust */
     int asIndex() {
         BigDecimal number = number();
-        try {
-            int index = number.intValueExact();
-            if (index >= 0) {
-                return index;
+        String literal = value.getAsString();
+        if (literal.matches("-?[0-9]+")) {
+            try {
+                int index = number.intValueExact();
+                if (index >= 0) {
+                    return index;
+                }
+            } catch (ArithmeticException tooLarge) {
+                // reported below
             }
-        } catch (ArithmeticException notAnInt) {
-            // reported below
         }
-        throw error("is " + number.toPlainString() + ", not a non-negative integer below 2^31");
+        throw error("is " + literal + ", not a non-negative integer below 2^31");
     }
 
     double asDouble() {

@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
  *       brackets ({@code [[:punct:]]} is punctuation and symbols) are spelled out as Oniguruma defines them;</li>
  *   <li>{@code \h} is a hexadecimal digit (Java's is horizontal space), {@code \v} the vertical tab,
  *       {@code \p{^L}} a negated property, {@code [[:alpha:]]} a POSIX bracket;</li>
- *   <li>a {@code {} that does not start a repetition is a literal brace, and {@code {,n}} is {@code {0,n}};</li>
+ *   <li>a {@code {} that does not start a repetition is a literal brace, {@code {,n}} is {@code {0,n}}, and
+ *       {@code X{n,m}+} repeats {@code X{n,m}} (it is not possessive in Ruby syntax);</li>
  *   <li>{@code (?#...)} comments are dropped.</li>
  * </ul>
  * Absent operators {@code (?~...)}, subexpression calls {@code \g<...>} and {@code \K} are rejected.
@@ -36,8 +37,11 @@ final class OnigurumaSyntax {
 
     private final String source;
     private final StringBuilder out;
+    private final java.util.Deque<Integer> groupStarts = new java.util.ArrayDeque<>();
     private int position;
     private int classDepth;
+    private int classStart;
+    private int atomStart = -1;
 
     private OnigurumaSyntax(String source) {
         this.source = source;
@@ -67,22 +71,48 @@ final class OnigurumaSyntax {
     private void run() {
         while (position < source.length()) {
             char c = source.charAt(position);
+            int before = out.length();
             if (c == '\\') {
                 escape();
+                atomStart = classDepth == 0 ? before : atomStart;
             } else if (c == '[') {
+                classStart = classDepth == 0 ? before : classStart;
                 openClass();
             } else if (c == ']' && classDepth > 0) {
                 classDepth--;
-                out.append(c);
-                position++;
-            } else if (classDepth == 0 && c == '(' && peek(1) == '?') {
-                group();
-            } else if (classDepth == 0 && c == '{') {
-                brace();
+                append("]", 1);
+                atomStart = classDepth == 0 ? classStart : atomStart;
+            } else if (classDepth > 0) {
+                append(String.valueOf(c), 1);
             } else {
-                out.append(c);
-                position++;
+                outsideClass(c, before);
             }
+        }
+    }
+
+    /** Tracks where the last atom starts, so that a quantified interval can be wrapped (see {@link #brace}). */
+    private void outsideClass(char c, int before) {
+        if (c == '(') {
+            groupStarts.push(before);
+            if (peek(1) == '?') {
+                group();
+            } else {
+                append("(", 1);
+            }
+        } else if (c == ')') {
+            append(")", 1);
+            atomStart = groupStarts.isEmpty() ? -1 : groupStarts.pop();
+        } else if (c == '{') {
+            brace();
+        } else if (c == '*' || c == '+' || c == '?') {
+            append(String.valueOf(c), 1);
+        } else if (c == '|' || c == '^' || c == '$') {
+            append(String.valueOf(c), 1);
+            atomStart = -1;
+        } else {
+            boolean pair = Character.isHighSurrogate(c) && Character.isLowSurrogate(peek(1));
+            append(source.substring(position, position + (pair ? 2 : 1)), pair ? 2 : 1);
+            atomStart = before;
         }
     }
 
@@ -193,6 +223,7 @@ final class OnigurumaSyntax {
                 throw new IllegalArgumentException("a (?# comment is not closed");
             }
             position = close + 1;
+            groupStarts.pop();
             return;
         }
         if (kind == '~') {
@@ -206,24 +237,35 @@ final class OnigurumaSyntax {
         if (isFlagGroup) {
             String flags = source.substring(position + 2, end).replace('m', 's'); // Ruby's m is Java's s (dot-all)
             out.append("(?").append(flags).append(source.charAt(end));
+            if (source.charAt(end) == ')') {
+                groupStarts.pop(); // (?i) sets flags, it opens no group
+            }
             position = end + 1;
         } else {
             append("(?", 2);
         }
     }
 
-    /** Copies a repetition {n}, {n,}, {n,m} or {,m}; any other brace is a literal one in Oniguruma. */
+    /**
+     * Copies a repetition {n}, {n,}, {n,m} or {,m}; any other brace is a literal one in Oniguruma.
+     * In Ruby syntax {@code X{1,3}+} is not possessive but {@code (?:X{1,3})+}, so it is wrapped.
+     */
     private void brace() {
         int close = source.indexOf('}', position);
         String inside = close < 0 ? null : source.substring(position + 1, close);
-        if (inside != null && inside.matches("\\d+(,\\d*)?")) {
-            append(source.substring(position, close + 1), close + 1 - position);
-        } else if (inside != null && inside.matches(",\\d+")) {
-            out.append("{0").append(inside).append('}');
-            position = close + 1;
-        } else {
+        boolean interval = inside != null && (inside.matches("\\d+(,\\d*)?") || inside.matches(",\\d+"));
+        if (!interval) {
             append("\\{", 1);
+            return;
         }
+        String repetition = inside.startsWith(",") ? "{0" + inside + "}" : "{" + inside + "}";
+        boolean repeated = close + 1 < source.length() && source.charAt(close + 1) == '+';
+        if (repeated && atomStart >= 0) {
+            out.insert(atomStart, "(?:").append(repetition).append(')');
+        } else {
+            out.append(repetition);
+        }
+        position = close + 1;
     }
 
     private void append(String text, int consumed) {

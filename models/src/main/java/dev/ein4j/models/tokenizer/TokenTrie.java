@@ -13,6 +13,7 @@ import java.util.Map;
 final class TokenTrie {
 
     private final Node root = new Node();
+    private final java.util.BitSet firstCharacters = new java.util.BitSet();
     private boolean empty = true;
 
     /**
@@ -20,6 +21,7 @@ final class TokenTrie {
      * @param id what a match of it reports
      */
     void add(String pattern, int id) {
+        firstCharacters.set(pattern.charAt(0));
         Node node = root;
         for (int i = 0; i < pattern.length(); i++) {
             node = node.children.computeIfAbsent(pattern.charAt(i), c -> new Node());
@@ -41,6 +43,10 @@ final class TokenTrie {
         }
         int start = 0;
         while (start < text.length()) {
+            if (!firstCharacters.get(text.charAt(start))) {
+                start++; // most positions start no token: skip them without a map lookup
+                continue;
+            }
             Node node = root;
             int end = -1;
             int id = -1;

@@ -77,6 +77,10 @@ class TokenizerErrorsTest {
                 .isEqualTo("t.json: model.vocab[\"a\"] is -1, not a non-negative integer below 2^31");
         assertThat(failure("{\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0.5}, \"merges\": []}}").getMessage())
                 .isEqualTo("t.json: model.vocab[\"a\"] is 0.5, not a non-negative integer below 2^31");
+        assertThat(failure("{\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 1.0}, \"merges\": []}}").getMessage())
+                .isEqualTo("t.json: model.vocab[\"a\"] is 1.0, not a non-negative integer below 2^31");
+        assertThat(failure("{\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 3000000000}, \"merges\": []}}").getMessage())
+                .isEqualTo("t.json: model.vocab[\"a\"] is 3000000000, not a non-negative integer below 2^31");
         assertThat(failure("{\"model\": {\"type\": \"BPE\", \"vocab\": {}, \"merges\": [], \"dropout\": 1.5}}").getMessage())
                 .isEqualTo("t.json: model.dropout is 1.5, not between 0 and 1");
         assertThat(failure("{" + MODEL + ", \"normalizer\": {\"type\": \"BertNormalizer\", \"clean_text\": \"yes\", "
