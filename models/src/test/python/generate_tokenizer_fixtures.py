@@ -78,7 +78,7 @@ TEXTS = [
     '!!!???...', 'Wait... what?!', '(a)[b]{c}<d>', '--==**&&^^%%$$##@@', '"quoted" \'single\' `back`',
     'email@example.com http://x.y/z?q=1&r=2', 'def f(x):\n    return x**2  # square',
     'for (int i = 0; i < n; i++) { sum += i; }',
-    '\u0000null \u0007bell', 'replacement \ufffd char', 'private \ue000 use', 'runes ᚠᛇᚻ', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 fraktur',
+    '\u0000null \u0007bell', '\u0007bell first', '\u000bab', '\u0007 <s> x', 'replacement \ufffd char', 'private \ue000 use', 'runes ᚠᛇᚻ', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 fraktur',
     'zero\u200bwidth', 'soft\u00adhyphen', 'a' * 120, 'supercalifragilisticexpialidocious',
     '▁already▁has▁metaspace', 'literal <0x41> bytes', 'Ünïcödé 🌍 テスト ١٢٣ test', 'token token token tokenizer tokens',
     '<|endoftext|>', 'text<|endoftext|>more text', '<|endoftext|> starts', 'ends <|endoftext|>', '<|endoftext',
@@ -277,6 +277,17 @@ def bpe_prefix():
     return tokenizer
 
 
+def metaspace_after_normalizers():
+    """Metaspace "first" behind normalizers that delete leading characters: the piece then no longer
+    begins at offset 0 of the input, so nothing is prepended (as the library does)."""
+    tokenizer = Tokenizer(models.BPE(unk_token='<unk>'))
+    tokenizer.normalizer = normalizers.Sequence([normalizers.Nmt(), normalizers.Strip(left=True, right=False)])
+    tokenizer.pre_tokenizer = pre_tokenizers.Metaspace(prepend_scheme='first', split=True)
+    tokenizer.decoder = decoders.Metaspace(prepend_scheme='first')
+    train(tokenizer, trainers.BpeTrainer(vocab_size=500, special_tokens=['<unk>', '<s>'], show_progress=False))
+    return tokenizer
+
+
 FIXTURES = {
     'gpt2-byte-level': gpt2,
     'roberta-byte-level': roberta,
@@ -288,6 +299,7 @@ FIXTURES = {
     'wordlevel-normalizers': wordlevel,
     'bpe-end-of-word-suffix': bpe_suffix,
     'bpe-continuing-prefix': bpe_prefix,
+    'metaspace-first-after-normalizers': metaspace_after_normalizers,
 }
 
 CONFIGS = {

@@ -9,10 +9,11 @@ import java.util.List;
  * <p>{@code origins[i]} is the offset, in the original input (UTF-16 units), of the character that
  * produced unit {@code i}: a character inserted by a normalizer takes the origin of the character it
  * was inserted at. {@link #originalStart()} is where the piece began in the original input when it
- * was cut out of a larger one; normalizing the piece later does not move it. The tokenizer needs
- * no more of Hugging Face's alignments than this: {@code Metaspace} with {@code prepend_scheme
- * "first"} prepends only to the piece that begins at offset 0, however the text before it was
- * normalized away.
+ * was cut out ({@link #slice}: the origin of its first character); normalizing the piece later does
+ * not move it, cutting it again (even whole) does. The tokenizer needs no more of Hugging Face's
+ * alignments than this: {@code Metaspace} with {@code prepend_scheme "first"} prepends only to the
+ * piece that begins at offset 0, so not to "ab" normalized from "\u000Bab" by a normalizer that
+ * deletes the control character (the library re-cuts every normalized piece at the added tokens).
  *
  * <p>Instances are immutable; every operation returns a new one (or this one, when nothing changes).
  */
@@ -71,10 +72,10 @@ final class NormalizedText {
      * @return the piece between them, beginning where its first character came from
      */
     NormalizedText slice(int start, int end) {
-        if (start == 0 && end == text.length()) {
+        int begin = start < origins.length ? origins[start] : originalStart;
+        if (start == 0 && end == text.length() && begin == originalStart) {
             return this;
         }
-        int begin = start < origins.length ? origins[start] : originalStart;
         return new NormalizedText(text.substring(start, end), Arrays.copyOfRange(origins, start, end), begin);
     }
 
