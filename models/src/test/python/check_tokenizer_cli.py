@@ -16,6 +16,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -308,7 +309,11 @@ def main():
                     print('MISMATCH', folder, json.dumps(text))
                     print('   python', ids, json.dumps(decoded))
                     print('   java  ', result['ids'], json.dumps(result['decoded']))
-    print('checked %d texts, %d mismatches (%s)' % (checked, mismatches, work))
+    if args.keep:
+        print('checked %d texts, %d mismatches (files in %s)' % (checked, mismatches, work))
+    else:
+        shutil.rmtree(work)
+        print('checked %d texts, %d mismatches' % (checked, mismatches))
     sys.exit(1 if mismatches else 0)
 
 
