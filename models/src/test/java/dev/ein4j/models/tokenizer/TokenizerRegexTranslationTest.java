@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
  * The Oniguruma-to-Java translation, construct by construct (what each construct means in
  * Oniguruma was measured through tokenizers' Split pre-tokenizer, see components.jsonl).
  */
-class OnigurumaSyntaxTest {
+class TokenizerRegexTranslationTest {
 
     private static List<String> matches(String expression, String text) {
         java.util.regex.Matcher matcher = OnigurumaSyntax.compile(expression).matcher(text);

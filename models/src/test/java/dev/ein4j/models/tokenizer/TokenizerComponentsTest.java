@@ -17,7 +17,7 @@ import org.junit.jupiter.api.TestFactory;
  * them, on texts and token lists, against the library's {@code normalize_str}, {@code pre_tokenize_str}
  * and {@code decode} (components.jsonl).
  */
-class ComponentFixturesTest {
+class TokenizerComponentsTest {
 
     private static final String SOURCE = "components.jsonl";
 
