@@ -17,6 +17,7 @@ import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -115,7 +116,7 @@ final class TokenizeCommand {
                 writer.write(GSON.toJson(result));
                 writer.write('\n');
             }
-        } catch (java.nio.charset.CharacterCodingException notUtf8) {
+        } catch (CharacterCodingException notUtf8) {
             throw new BadInput(input + " is not UTF-8 text");
         }
     }

@@ -2,6 +2,7 @@ package dev.ein4j.models.tokenizer;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -103,7 +104,7 @@ final class ByteLevel implements PreTokenizer, Decoder {
 
         private void ensure(int more) {
             if (length + more > bytes.length) {
-                bytes = java.util.Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + more));
+                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + more));
             }
         }
     }

@@ -1,6 +1,7 @@
 package dev.ein4j.models.tokenizer;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * GPT-2's printable stand-ins for bytes: the 188 bytes that are visible Latin-1 characters stand
@@ -13,7 +14,7 @@ final class ByteLevelAlphabet {
     private static final int[] BYTE_OF_CHAR = new int[0x144];
 
     static {
-        java.util.Arrays.fill(BYTE_OF_CHAR, -1);
+        Arrays.fill(BYTE_OF_CHAR, -1);
         int next = 0x100;
         for (int b = 0; b < 256; b++) {
             boolean visible = (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF);

@@ -1,6 +1,7 @@
 package dev.ein4j.models.tokenizer;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /** The decoders of a few lines each ({@link ByteLevel} and {@link Metaspace} have their own classes). */
@@ -53,7 +54,7 @@ final class Decoders {
                 int value = byteValue(token);
                 if (value >= 0) {
                     if (length == run.length) {
-                        run = java.util.Arrays.copyOf(run, length * 2);
+                        run = Arrays.copyOf(run, length * 2);
                     }
                     run[length++] = (byte) value;
                     continue;

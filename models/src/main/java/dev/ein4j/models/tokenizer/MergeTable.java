@@ -1,5 +1,7 @@
 package dev.ein4j.models.tokenizer;
 
+import java.util.Arrays;
+
 /**
  * The merges of a BPE model: for a pair of adjacent token ids, the rank of their merge (lower
  * merges first) and the id of the merged token. An open-addressing hash table on the pair packed in
@@ -20,7 +22,7 @@ final class MergeTable {
     MergeTable(int expected) {
         int capacity = Integer.highestOneBit(Math.max(4, expected * 2 - 1)) << 1;
         keys = new long[capacity];
-        java.util.Arrays.fill(keys, EMPTY);
+        Arrays.fill(keys, EMPTY);
         ranks = new int[capacity];
         mergedIds = new int[capacity];
         mask = capacity - 1;

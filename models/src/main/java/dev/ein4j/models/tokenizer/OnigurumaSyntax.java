@@ -1,5 +1,7 @@
 package dev.ein4j.models.tokenizer;
 
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -37,7 +39,7 @@ final class OnigurumaSyntax {
 
     private final String source;
     private final StringBuilder out;
-    private final java.util.Deque<Integer> groupStarts = new java.util.ArrayDeque<>();
+    private final Deque<Integer> groupStarts = new ArrayDeque<>();
     private int position;
     private int classDepth;
     private int classStart;

@@ -1,5 +1,7 @@
 package dev.ein4j.models.tokenizer;
 
+import java.util.Arrays;
+
 /**
  * tokenizer.json's "padding" for a single sequence: padded with {@code padId} up to a fixed length
  * (or its own length, for BatchLongest), rounded up to a multiple of {@code padToMultipleOf},
@@ -25,7 +27,7 @@ record Padding(int fixedLength, int padToMultipleOf, int padId, boolean padOnLef
             return ids;
         }
         int[] out = new int[length];
-        java.util.Arrays.fill(out, padId);
+        Arrays.fill(out, padId);
         System.arraycopy(ids, 0, out, padOnLeft ? length - ids.length : 0, ids.length);
         return out;
     }

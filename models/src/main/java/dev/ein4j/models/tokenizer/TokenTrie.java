@@ -1,6 +1,7 @@
 package dev.ein4j.models.tokenizer;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +14,7 @@ import java.util.Map;
 final class TokenTrie {
 
     private final Node root = new Node();
-    private final java.util.BitSet firstCharacters = new java.util.BitSet();
+    private final BitSet firstCharacters = new BitSet();
     private boolean empty = true;
 
     /**

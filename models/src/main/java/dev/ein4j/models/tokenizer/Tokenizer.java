@@ -1,5 +1,6 @@
 package dev.ein4j.models.tokenizer;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,16 +68,16 @@ public final class Tokenizer {
      */
     public static Tokenizer load(Path path) {
         Objects.requireNonNull(path, "path");
-        if (!java.nio.file.Files.isDirectory(path)) {
+        if (!Files.isDirectory(path)) {
             return fromFile(path);
         }
         Path file = path.resolve("tokenizer.json");
-        if (!java.nio.file.Files.isRegularFile(file)) {
+        if (!Files.isRegularFile(file)) {
             throw new TokenizerException(path + ": the folder has no tokenizer.json");
         }
         TokenizerParts parts = TokenizerReader.read(file);
         Path config = path.resolve("tokenizer_config.json");
-        return new Tokenizer(parts, SequenceMarkers.infer(parts, java.nio.file.Files.isRegularFile(config) ? config : null));
+        return new Tokenizer(parts, SequenceMarkers.infer(parts, Files.isRegularFile(config) ? config : null));
     }
 
     /**

@@ -85,5 +85,4 @@ class TokenizerFixturesTest {
         assertThat(chunks).as("stream chunks").isEqualTo(Fixtures.chunks(row.get("stream")));
         assertThat(String.join("", chunks) + stream.finish()).as("stream, then finish").isEqualTo(decoded);
     }
-
 }
