@@ -3,7 +3,9 @@ package dev.ein4j.models.tokenizer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -13,8 +15,8 @@ import org.junit.jupiter.api.Test;
 class TokenizerRegexTranslationTest {
 
     private static List<String> matches(String expression, String text) {
-        java.util.regex.Matcher matcher = OnigurumaSyntax.compile(expression).matcher(text);
-        List<String> out = new java.util.ArrayList<>();
+        Matcher matcher = OnigurumaSyntax.compile(expression).matcher(text);
+        List<String> out = new ArrayList<>();
         while (matcher.find()) {
             out.add(matcher.group());
         }
