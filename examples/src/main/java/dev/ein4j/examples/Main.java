@@ -1,6 +1,7 @@
 package dev.ein4j.examples;
 
 import dev.ein4j.examples.fashion.FashionMnist;
+import dev.ein4j.examples.models.ModelsCommand;
 import java.util.Arrays;
 
 /**
@@ -24,6 +25,7 @@ public final class Main {
             case "vit" -> VisionTransformerExample.main(rest);
             case "bars" -> Flagship.main(rest);
             case "pattern" -> PatternCli.main(rest);
+            case "models" -> ModelsCommand.main(rest);
             default -> {
                 System.err.println("unknown command " + args[0]);
                 usage();
@@ -41,6 +43,8 @@ public final class Main {
                                   a small vision transformer (patches by rearrange, attention by einsum)
                   bars [STEPS]    a one-block attention classifier on generated 8x8 images of bars
                   pattern OPERATION PATTERN
-                                  a pattern's canonical form and axis structure, or its error with a caret""");
+                                  a pattern's canonical form and axis structure, or its error with a caret
+                  models tokenize DIR --input TEXTS.jsonl --output OUT.jsonl
+                                  ids and decoded text of each JSON string line, with DIR/tokenizer.json""");
     }
 }
