@@ -1,6 +1,9 @@
 package dev.ein4j.models;
 
+import dev.ein4j.models.bert.BertForMaskedLm;
 import dev.ein4j.models.gpt2.Gpt2LmHeadModel;
+import dev.ein4j.models.resnet.ResNetForImageClassification;
+import dev.ein4j.models.vit.VitForImageClassification;
 import dev.ein4j.nn.Init;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -93,6 +96,9 @@ public final class AutoModel {
     private static Map<String, Function<ModelConfig, PretrainedModel>> architectures() {
         Map<String, Function<ModelConfig, PretrainedModel>> factories = new LinkedHashMap<>();
         factories.put(Gpt2LmHeadModel.ARCHITECTURE, Gpt2LmHeadModel::fromConfig);
+        factories.put(BertForMaskedLm.ARCHITECTURE, BertForMaskedLm::fromConfig);
+        factories.put(VitForImageClassification.ARCHITECTURE, VitForImageClassification::fromConfig);
+        factories.put(ResNetForImageClassification.ARCHITECTURE, ResNetForImageClassification::fromConfig);
         return factories;
     }
 }

@@ -50,13 +50,22 @@ public abstract class LanguageModel extends PretrainedModel {
         Objects.requireNonNull(inputIds, "inputIds");
         Objects.requireNonNull(attentionMask, "attentionMask");
         checkInputIds(inputIds);
+        return computeLogits(inputIds, keptTokens(inputIds, attentionMask));
+    }
+
+    /**
+     * @param inputIds int32 [b, t], checked
+     * @param attentionMask int32 or bool [b, t]
+     * @return bool [b, t], true for tokens and false for padding
+     * @throws ShapeException if the mask does not fit the ids
+     */
+    protected Tensor keptTokens(Tensor inputIds, Tensor attentionMask) {
         if (!Arrays.equals(attentionMask.shape(), inputIds.shape()) || attentionMask.dtype().isFloating()) {
             throw new ShapeException(architecture() + ".logits", shapes(inputIds, attentionMask),
                     "attention_mask must be int32 or bool of the ids' shape, got " + attentionMask.dtype().numpyName()
                             + Arrays.toString(attentionMask.shape()));
         }
-        Tensor kept = attentionMask.dtype() == DType.BOOL ? attentionMask : attentionMask.ne(0);
-        return computeLogits(inputIds, kept);
+        return attentionMask.dtype() == DType.BOOL ? attentionMask : attentionMask.ne(0);
     }
 
     /** @return {@link #logits(Tensor)} */
@@ -72,7 +81,11 @@ public abstract class LanguageModel extends PretrainedModel {
      */
     protected abstract Tensor computeLogits(Tensor inputIds, Tensor kept);
 
-    private void checkInputIds(Tensor inputIds) {
+    /**
+     * @param inputIds what a caller gave as token ids
+     * @throws EinopsException unless they are int32 [b, t], t ≤ {@link #maxPositions()}, each in [0, V)
+     */
+    protected void checkInputIds(Tensor inputIds) {
         String operation = architecture() + ".logits";
         if (inputIds.dtype() != DType.INT32 || inputIds.rank() != 2 || inputIds.length(0) == 0 || inputIds.length(1) == 0) {
             throw new ShapeException(operation, shapes(inputIds), "input_ids must be int32 [batch, tokens] with at least one token, got "

@@ -118,6 +118,22 @@ public final class ModelConfig {
     }
 
     /**
+     * For keys whose default is a number but that may be set to {@code null} on purpose
+     * ({@code pad_token_id}).
+     *
+     * @param key a key holding an integer or null
+     * @param fallback the value when the key is absent
+     * @return the integer; null when the key holds null
+     */
+    public Integer nullableInteger(String key, Integer fallback) {
+        JsonElement value = json.get(Objects.requireNonNull(key, "key"));
+        if (value == null) {
+            return fallback;
+        }
+        return value.isJsonNull() ? null : integerValue(key, value);
+    }
+
+    /**
      * @param key a key holding a positive integer
      * @param fallback the value when the key is absent or null
      * @return the integer, at least 1
