@@ -2,6 +2,7 @@ package dev.ein4j.models;
 
 import dev.ein4j.models.bert.BertForMaskedLm;
 import dev.ein4j.models.gpt2.Gpt2LmHeadModel;
+import dev.ein4j.models.mobilenetv2.MobileNetV2ForImageClassification;
 import dev.ein4j.models.resnet.ResNetForImageClassification;
 import dev.ein4j.models.vit.VitForImageClassification;
 import dev.ein4j.nn.Init;
@@ -99,6 +100,7 @@ public final class AutoModel {
         factories.put(BertForMaskedLm.ARCHITECTURE, BertForMaskedLm::fromConfig);
         factories.put(VitForImageClassification.ARCHITECTURE, VitForImageClassification::fromConfig);
         factories.put(ResNetForImageClassification.ARCHITECTURE, ResNetForImageClassification::fromConfig);
+        factories.put(MobileNetV2ForImageClassification.ARCHITECTURE, MobileNetV2ForImageClassification::fromConfig);
         return factories;
     }
 }
