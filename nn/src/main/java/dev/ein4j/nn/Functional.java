@@ -14,6 +14,7 @@ import dev.ein4j.tensor.Tensor;
  * Tensor z = Functional.conv2d(images, kernels, ConvolutionOptions.defaults().stride(2).padding(1));
  *     // "b c (2*h + kh) (2*w + kw), o c kh kw -> b o h w" after a zero pad
  * Tensor p = Functional.maxPool2d(z, 2);                             // "... (2*h + kh) (2*w + kw) -> ... h w", max
+ * Tensor n = Functional.rmsNorm(hidden, new int[] {512}, gamma, 1e-6);  // x·rsqrt(mean(x²) + eps)·gamma
  * }</pre>
  *
  * <p>Every function checks its arguments at the call: a null is a {@link NullPointerException}
@@ -99,6 +100,114 @@ public final class Functional {
      */
     public static Tensor layerNorm(Tensor x, int[] normalizedShape, double eps) {
         return Normalization.layerNorm(x, normalizedShape, null, null, eps);
+    }
+
+    /**
+     * Root-mean-square normalization, PyTorch's {@code rms_norm} and Hugging Face's LlamaRMSNorm:
+     * y = x · rsqrt(mean(x²) + eps) · weight, the mean over the trailing {@code normalizedShape}.
+     *
+     * <pre>{@code
+     * Functional.rmsNorm(Tensor.of(new double[] {3, 4}), new int[] {2}, null, 0.0);   // [3, 4] / √12.5 = [0.8485, 1.1314]
+     * }</pre>
+     *
+     * @param x [..., *normalizedShape]
+     * @param normalizedShape the trailing shape normalized over
+     * @param weight scale, of the normalized shape, or null for none
+     * @param eps added to the mean of squares
+     * @return the normalized tensor, x's shape
+     */
+    public static Tensor rmsNorm(Tensor x, int[] normalizedShape, Tensor weight, double eps) {
+        return Normalization.rmsNorm(x, normalizedShape, weight, eps);
+    }
+
+    /**
+     * @param x [..., *normalizedShape]
+     * @param normalizedShape the trailing shape normalized over
+     * @param weight scale, of the normalized shape, or null for none
+     * @return {@link #rmsNorm(Tensor, int[], Tensor, double)} with eps the machine epsilon of x's dtype
+     *     (PyTorch's default: 1.19e-7 for float32, 2.2e-16 for float64)
+     */
+    public static Tensor rmsNorm(Tensor x, int[] normalizedShape, Tensor weight) {
+        return Normalization.rmsNorm(x, normalizedShape, weight, Double.NaN);
+    }
+
+    /**
+     * Group normalization, PyTorch's {@code group_norm}: the C channels of x split into numGroups
+     * groups, {@code "n (g c) ... -> n g c ..."}; each sample's group is normalized by its mean and
+     * biased variance over its channels and positions, then weight·y + bias per channel.
+     *
+     * <pre>{@code
+     * Functional.groupNorm(x, 2, gamma, beta, 1e-5);      // x [N, 6, H, W]: channels 0-2 and 3-5 each normalized
+     * }</pre>
+     *
+     * @param x [N, C, *]
+     * @param numGroups G, dividing C
+     * @param weight [C]
+     * @param bias [C]
+     * @param eps added to the variance
+     * @return x's shape
+     */
+    public static Tensor groupNorm(Tensor x, int numGroups, Tensor weight, Tensor bias, double eps) {
+        checkAll(x, "x", weight, "weight", bias, "bias");
+        return Normalization.groupNorm(x, numGroups, weight, bias, eps);
+    }
+
+    /**
+     * @param x [N, C, *]
+     * @param numGroups G, dividing C
+     * @param eps added to the variance
+     * @return {@link #groupNorm(Tensor, int, Tensor, Tensor, double)} without the affine part
+     */
+    public static Tensor groupNorm(Tensor x, int numGroups, double eps) {
+        return Normalization.groupNorm(x, numGroups, null, null, eps);
+    }
+
+    /**
+     * Layer normalization over the channel dimension, Hugging Face's ConvNextLayerNorm with
+     * {@code data_format="channels_first"}: at every position of x [N, C, *] the C values are
+     * normalized, (x − mean) / √(var + eps) (biased variance), then weight·y + bias per channel.
+     *
+     * @param x [N, C, *]
+     * @param weight [C]
+     * @param bias [C]
+     * @param eps added to the variance
+     * @return x's shape
+     */
+    public static Tensor layerNormChannels(Tensor x, Tensor weight, Tensor bias, double eps) {
+        checkAll(x, "x", weight, "weight", bias, "bias");
+        return Normalization.layerNormChannels(x, weight, bias, eps);
+    }
+
+    /**
+     * @param x [N, C, *]
+     * @param eps added to the variance
+     * @return {@link #layerNormChannels(Tensor, Tensor, Tensor, double)} without the affine part
+     */
+    public static Tensor layerNormChannels(Tensor x, double eps) {
+        return Normalization.layerNormChannels(x, null, null, eps);
+    }
+
+    /**
+     * Layer scale over the last dimension, as in ConvNeXt blocks (channels last there):
+     * y[..., c] = x[..., c] · scale[c]. Hugging Face names the parameter
+     * {@code layer_scale_parameter}.
+     *
+     * @param x [..., C]
+     * @param scale [C]
+     * @return x's shape
+     */
+    public static Tensor layerScale(Tensor x, Tensor scale) {
+        return Normalization.layerScale(x, scale, -1);
+    }
+
+    /**
+     * @param x any tensor
+     * @param scale [x.length(dimension)]
+     * @param dimension the channel dimension (negative counts from the end), e.g. 1 for [N, C, H, W]
+     * @return x · scale along that dimension
+     */
+    public static Tensor layerScale(Tensor x, Tensor scale, int dimension) {
+        return Normalization.layerScale(x, scale, dimension);
     }
 
     // ------------------------------------------------------------------ linear
@@ -288,6 +397,63 @@ public final class Functional {
         return Convolution.convolve(x, weight, null, ConvolutionOptions.defaults(), 3);
     }
 
+    /**
+     * 2-d transposed convolution, PyTorch's {@code conv_transpose2d} (the input gradient of
+     * conv2d): x spread by the stride (zeros between elements), padded by d·(k − 1) − padding
+     * (plus output_padding after), then {@code "b (g c) (h + d*kh) (w + d*kw), (g c) o kh kw -> b (g o) h w"}
+     * with the kernel flipped.
+     *
+     * <pre>{@code
+     * Functional.convTranspose2d(x, w, b, ConvTransposeOptions.defaults().stride(2).padding(1).outputPadding(1));
+     *     // x [1, 8, 5, 5], w [8, 4, 3, 3] -> [1, 4, 10, 10]: (5 − 1)·2 − 2 + 2 + 1 + 1
+     * }</pre>
+     *
+     * @param x [N, C_in, H, W] (or [C_in, H, W])
+     * @param weight [C_in, C_out / groups, KH, KW]
+     * @param bias [C_out]
+     * @param options stride, padding, output padding (below max(stride, dilation)), dilation and groups
+     * @return [N, C_out, H_out, W_out], H_out = (H − 1)·stride − 2·padding + dilation·(KH − 1) + output_padding + 1
+     */
+    public static Tensor convTranspose2d(Tensor x, Tensor weight, Tensor bias, ConvTransposeOptions options) {
+        Checks.notNull(bias, "bias");
+        return ConvTranspose.convolve(x, weight, bias, options, 2);
+    }
+
+    /**
+     * @param x [N, C_in, H, W] (or [C_in, H, W])
+     * @param weight [C_in, C_out / groups, KH, KW]
+     * @param options stride, padding, output padding, dilation and groups
+     * @return {@link #convTranspose2d(Tensor, Tensor, Tensor, ConvTransposeOptions)} without bias
+     */
+    public static Tensor convTranspose2d(Tensor x, Tensor weight, ConvTransposeOptions options) {
+        return ConvTranspose.convolve(x, weight, null, options, 2);
+    }
+
+    /**
+     * 1-d transposed convolution, PyTorch's {@code conv_transpose1d} (see
+     * {@link #convTranspose2d(Tensor, Tensor, Tensor, ConvTransposeOptions)}).
+     *
+     * @param x [N, C_in, L] (or [C_in, L])
+     * @param weight [C_in, C_out / groups, K]
+     * @param bias [C_out]
+     * @param options stride, padding, output padding, dilation and groups
+     * @return [N, C_out, L_out], L_out = (L − 1)·stride − 2·padding + dilation·(K − 1) + output_padding + 1
+     */
+    public static Tensor convTranspose1d(Tensor x, Tensor weight, Tensor bias, ConvTransposeOptions options) {
+        Checks.notNull(bias, "bias");
+        return ConvTranspose.convolve(x, weight, bias, options, 1);
+    }
+
+    /**
+     * @param x [N, C_in, L] (or [C_in, L])
+     * @param weight [C_in, C_out / groups, K]
+     * @param options stride, padding, output padding, dilation and groups
+     * @return {@link #convTranspose1d(Tensor, Tensor, Tensor, ConvTransposeOptions)} without bias
+     */
+    public static Tensor convTranspose1d(Tensor x, Tensor weight, ConvTransposeOptions options) {
+        return ConvTranspose.convolve(x, weight, null, options, 1);
+    }
+
     // ------------------------------------------------------------------ pooling
 
     /**
@@ -368,6 +534,47 @@ public final class Functional {
      */
     public static Tensor avgPool2d(Tensor x, int kernelSize) {
         return Pooling.avgPool(x, PoolingOptions.kernel(kernelSize), 2);
+    }
+
+    /**
+     * Adaptive 2-d average pooling, PyTorch's {@code adaptive_avg_pool2d}: output cell i of each
+     * spatial axis averages the inputs [⌊i·in/out⌋, ⌈(i + 1)·in/out⌉) (bins overlap when out does not
+     * divide in). A divisible axis is the pattern {@code reduce("... (o k) w -> ... o w", mean)}; any
+     * other is contracted with a constant averaging matrix, {@code "... i w, o i -> ... o w"}.
+     *
+     * <pre>{@code
+     * Functional.adaptiveAvgPool2d(x, 1, 1);    // global average pooling
+     * Functional.adaptiveAvgPool2d(x, 3, 3);    // x [.., 5, 5]: bins [0, 2), [1, 4), [3, 5) per axis
+     * }</pre>
+     *
+     * @param x [N, C, H, W] (or [C, H, W])
+     * @param outHeight the output height, at least 1
+     * @param outWidth the output width, at least 1
+     * @return [N, C, outHeight, outWidth]
+     */
+    public static Tensor adaptiveAvgPool2d(Tensor x, int outHeight, int outWidth) {
+        return Resampling.adaptiveAvgPool2d(x, outHeight, outWidth);
+    }
+
+    /**
+     * PyTorch's {@code interpolate}: resizing by a size or a scale factor, one spatial axis at a
+     * time. Nearest by a whole factor is {@code repeat("... h w -> ... (h k) w")}; other sizes and
+     * the linear modes contract the axis with a constant matrix of PyTorch's weights (source index
+     * ⌊dst·scale⌋ for nearest; for the linear modes dst·(in − 1)/(out − 1) with align_corners, else
+     * (dst + ½)·scale − ½ clamped at 0, with the last input repeated at the far edge). An infinite or
+     * NaN input reaches its whole row of outputs on the matrix path.
+     *
+     * <pre>{@code
+     * Functional.interpolate(x, InterpolateOptions.scaleFactor(2));                         // [1, 3, 4, 4] -> [1, 3, 8, 8]
+     * Functional.interpolate(x, InterpolateOptions.size(7, 5).mode(InterpolationMode.BILINEAR));
+     * }</pre>
+     *
+     * @param x [N, C, L], [N, C, H, W] or [N, C, D, H, W]
+     * @param options size or scale factor, mode (nearest by default), align_corners
+     * @return [N, C, *output size]
+     */
+    public static Tensor interpolate(Tensor x, InterpolateOptions options) {
+        return Resampling.interpolate(x, options);
     }
 
     // ------------------------------------------------------------------ batch normalization
@@ -459,6 +666,8 @@ public final class Functional {
      * Scaled dot-product attention, PyTorch's {@code scaled_dot_product_attention}:
      * softmax(q·kᵀ·scale [masked]) · v, as {@code einsum("... l e, ... s e -> ... l s")}, a stable
      * softmax over s, and {@code einsum("... l s, ... s v -> ... l v")}. Batch dimensions broadcast.
+     * With {@link AttentionOptions#enableGqa} the query heads at −3 are grouped over fewer key and
+     * value heads, {@code "... (h g) l e, ... h s e -> ... (h g) l s"}.
      *
      * @param q [..., L, E]
      * @param k [..., S, E]
@@ -478,6 +687,27 @@ public final class Functional {
      */
     public static Tensor scaledDotProductAttention(Tensor q, Tensor k, Tensor v) {
         return Attention.scaledDotProduct(q, k, v, AttentionOptions.defaults());
+    }
+
+    /**
+     * Rotary position embedding as Hugging Face's Llama applies it ({@code apply_rotary_pos_emb}
+     * with unsqueeze_dim = 1): x·cos + rotate_half(x)·sin, rotate_half([x₁, x₂]) = [−x₂, x₁] over the
+     * halves of the last axis. cos and sin get the head axis at −3 and broadcast over it; when their
+     * last length R is below x's, only the first R features rotate (partial rotary) and the rest pass.
+     * Make cos and sin with {@link RotaryEmbedding#cosSin}.
+     *
+     * <pre>{@code
+     * RotaryEmbedding.CosSin angles = new RotaryEmbedding(64, 1e4).cosSin(positionIds);   // [b, t, 64]
+     * Tensor q = Functional.applyRotaryEmbedding(query, angles.cos(), angles.sin());      // [b, heads, t, 64]
+     * }</pre>
+     *
+     * @param x [b, heads, t, D] (any rank ≥ 3: [..., heads, t, D])
+     * @param cos [b, t, R] (x's rank minus one), R even and at most D, cast to x's dtype
+     * @param sin like cos
+     * @return x rotated, its shape
+     */
+    public static Tensor applyRotaryEmbedding(Tensor x, Tensor cos, Tensor sin) {
+        return Rotary.apply(x, cos, sin);
     }
 
     /**
@@ -503,6 +733,53 @@ public final class Functional {
      */
     public static Tensor dropout(Tensor x, double probability, boolean training) {
         return Dropouts.dropout(x, probability, training, Generator.global());
+    }
+
+    // ------------------------------------------------------------------ activations
+
+    /**
+     * PyTorch's {@code relu6}: min(max(x, 0), 6); NaN stays NaN; the gradient is 1 on (0, 6) and 0
+     * elsewhere, also at 0 and 6.
+     *
+     * <pre>{@code
+     * Functional.relu6(Tensor.of(new double[] {-1, 3, 7}));      // [0, 3, 6]
+     * }</pre>
+     *
+     * @param x a floating tensor
+     * @return x's shape
+     */
+    public static Tensor relu6(Tensor x) {
+        return PiecewiseActivations.relu6(x);
+    }
+
+    /**
+     * PyTorch's {@code hardswish}: x·min(max(x + 3, 0), 6)/6; gradient 0 up to −3 (included),
+     * x/3 + ½ on (−3, 3), 1 from 3 on (included), as PyTorch's.
+     *
+     * <pre>{@code
+     * Functional.hardswish(Tensor.of(new double[] {-4, 0, 1, 4}));    // [-0, 0, 0.6667, 4]
+     * }</pre>
+     *
+     * @param x a floating tensor
+     * @return x's shape
+     */
+    public static Tensor hardswish(Tensor x) {
+        return PiecewiseActivations.hardswish(x);
+    }
+
+    /**
+     * PyTorch's {@code hardsigmoid}: min(max(x + 3, 0), 6)/6; gradient 1/6 strictly inside
+     * (−3, 3) and 0 elsewhere (PyTorch's float 1/6, 0.1666666716, in float64 too).
+     *
+     * <pre>{@code
+     * Functional.hardsigmoid(Tensor.of(new double[] {-4, 0, 1.5, 4}));   // [0, 0.5, 0.75, 1]
+     * }</pre>
+     *
+     * @param x a floating tensor
+     * @return x's shape
+     */
+    public static Tensor hardsigmoid(Tensor x) {
+        return PiecewiseActivations.hardsigmoid(x);
     }
 
     /** Checks (value, name) pairs for null in order, before anything else runs. */

@@ -1,9 +1,14 @@
 package dev.ein4j.nn;
 
+import dev.ein4j.ir.DType;
 import dev.ein4j.tensor.Tensor;
 import java.util.Arrays;
 
-/** Normalization over trailing dimensions (layer norm) and over batch statistics (batch norm). */
+/**
+ * Normalization over trailing dimensions (layer norm, RMS norm), over channel groups (group norm),
+ * over the channel dimension (channels-first layer norm) and over batch statistics (batch norm).
+ * Variances are two-pass (the mean subtracted first), so values offset by 1e4 keep their spread.
+ */
 final class Normalization {
 
     private Normalization() {
@@ -14,6 +19,127 @@ final class Normalization {
      * biased variance, as PyTorch's layer_norm.
      */
     static Tensor layerNorm(Tensor x, int[] normalizedShape, Tensor weight, Tensor bias, double eps) {
+        int[] axes = trailingAxes("layer_norm", x, normalizedShape, weight, bias);
+        Tensor normalized = standardize(x, axes, eps);
+        if (weight != null) {
+            normalized = normalized.mul(weight);
+        }
+        return bias == null ? normalized : normalized.add(bias);
+    }
+
+    /**
+     * x · rsqrt(mean(x²) + eps) · weight over the trailing {@code normalizedShape}, as PyTorch's
+     * rms_norm and Hugging Face's LlamaRMSNorm; eps NaN means the machine epsilon of x's dtype
+     * (PyTorch's default). The mean of squares has no cancellation, and a float32 square overflows
+     * only past 1.8e19.
+     */
+    static Tensor rmsNorm(Tensor x, int[] normalizedShape, Tensor weight, double eps) {
+        int[] axes = trailingAxes("rms_norm", x, normalizedShape, weight, null);
+        double epsilon = Double.isNaN(eps) ? machineEpsilon(x.dtype()) : eps;
+        Tensor normalized = x.mul(x.square().mean(axes, true).add(epsilon).rsqrt());
+        return weight == null ? normalized : normalized.mul(weight);
+    }
+
+    /** @return the distance from 1 to the next representable number of a floating dtype */
+    static double machineEpsilon(DType dtype) {
+        return dtype == DType.FLOAT64 ? Math.ulp(1.0) : Math.ulp(1.0f);
+    }
+
+    /**
+     * PyTorch's group_norm: the channels of x [N, C, *] split into groups of C/G, each sample's group
+     * normalized by its own mean and biased variance over the group's channels and every spatial
+     * position, then weight and bias per channel.
+     */
+    static Tensor groupNorm(Tensor x, int groups, Tensor weight, Tensor bias, double eps) {
+        Checks.notNull(x, "x");
+        String operation = "group_norm";
+        if (x.rank() < 2) {
+            throw Checks.shapeError(operation, "the input needs a batch and a channel dimension [N, C, *], got shape "
+                    + Arrays.toString(x.shape()), x);
+        }
+        int channels = x.length(1);
+        if (groups < 1 || channels % groups != 0) {
+            throw Checks.shapeError(operation, "the number of groups " + groups + " must be positive and divide the "
+                    + channels + " channels", x);
+        }
+        checkPerChannel(operation, x, weight, bias);
+        Tensor grouped = x.rearrange("n (g c) ... -> n g c ...", dev.ein4j.tensor.Axes.of("g", groups));
+        int[] axes = Checks.range(2, grouped.rank());
+        Tensor normalized = standardize(grouped, axes, eps).reshape(x.shape());
+        return affinePerChannel(normalized, weight, bias);
+    }
+
+    /**
+     * Layer normalization over the channel dimension of x [N, C, *], Hugging Face's ConvNextLayerNorm
+     * with {@code data_format="channels_first"}: each position's C values normalized by their mean
+     * and biased variance, then weight and bias per channel.
+     */
+    static Tensor layerNormChannels(Tensor x, Tensor weight, Tensor bias, double eps) {
+        Checks.notNull(x, "x");
+        String operation = "layer_norm_channels";
+        if (x.rank() < 2) {
+            throw Checks.shapeError(operation, "the input needs a batch and a channel dimension [N, C, *], got shape "
+                    + Arrays.toString(x.shape()), x);
+        }
+        checkPerChannel(operation, x, weight, bias);
+        return affinePerChannel(standardize(x, new int[] {1}, eps), weight, bias);
+    }
+
+    /**
+     * x · scale along one dimension, the layer scale of ConvNeXt and CaiT blocks (a learned
+     * per-channel multiplier).
+     */
+    static Tensor layerScale(Tensor x, Tensor scale, int dimension) {
+        Checks.notNull(x, "x");
+        Checks.notNull(scale, "scale");
+        String operation = "layer_scale";
+        int axis = dimension < 0 ? dimension + x.rank() : dimension;
+        if (axis < 0 || axis >= x.rank()) {
+            throw Checks.shapeError(operation, "dimension " + dimension + " is out of range for shape "
+                    + Arrays.toString(x.shape()), x);
+        }
+        if (scale.rank() != 1 || scale.length(0) != x.length(axis)) {
+            throw Checks.shapeError(operation, "the scale must have shape [" + x.length(axis) + "] (dimension " + dimension
+                    + "), got " + Arrays.toString(scale.shape()), x, scale);
+        }
+        int[] shape = new int[x.rank() - axis];
+        Arrays.fill(shape, 1);
+        shape[0] = x.length(axis);
+        return x.mul(scale.reshape(shape));
+    }
+
+    /** (x − mean) / √(var + eps) over the axes, the variance biased and computed from x − mean. */
+    private static Tensor standardize(Tensor x, int[] axes, double eps) {
+        Tensor centered = x.sub(x.mean(axes, true));
+        Tensor variance = centered.square().mean(axes, true);
+        return centered.mul(variance.add(eps).rsqrt());
+    }
+
+    private static void checkPerChannel(String operation, Tensor x, Tensor weight, Tensor bias) {
+        int channels = x.length(1);
+        for (Tensor affine : new Tensor[] {weight, bias}) {
+            if (affine != null && (affine.rank() != 1 || affine.length(0) != channels)) {
+                throw Checks.shapeError(operation, "weight and bias must have shape [" + channels + "] (the channels), got "
+                        + Arrays.toString(affine.shape()), x, affine);
+            }
+        }
+    }
+
+    /** x · weight + bias along dimension 1 of x [N, C, *]; either may be null. */
+    private static Tensor affinePerChannel(Tensor x, Tensor weight, Tensor bias) {
+        int[] perChannel = new int[x.rank()];
+        Arrays.fill(perChannel, 1);
+        perChannel[1] = x.length(1);
+        Tensor y = weight == null ? x : x.mul(weight.reshape(perChannel));
+        return bias == null ? y : y.add(bias.reshape(perChannel));
+    }
+
+    /**
+     * Checks that the normalized shape is x's trailing shape and that the affine tensors have it.
+     *
+     * @return the trailing axes
+     */
+    private static int[] trailingAxes(String operation, Tensor x, int[] normalizedShape, Tensor weight, Tensor bias) {
         Checks.notNull(x, "x");
         Checks.notNull(normalizedShape, "normalizedShape");
         int count = normalizedShape.length;
@@ -21,24 +147,16 @@ final class Normalization {
         boolean fits = count <= shape.length
                 && Arrays.equals(Arrays.copyOfRange(shape, shape.length - count, shape.length), normalizedShape);
         if (!fits) {
-            throw Checks.shapeError("layer_norm", "normalized shape " + Arrays.toString(normalizedShape)
+            throw Checks.shapeError(operation, "normalized shape " + Arrays.toString(normalizedShape)
                     + " is not the trailing shape of the input " + Arrays.toString(shape), x);
         }
         for (Tensor affine : new Tensor[] {weight, bias}) {
             if (affine != null && !Arrays.equals(affine.shape(), normalizedShape)) {
-                throw Checks.shapeError("layer_norm", "weight and bias must have the normalized shape "
+                throw Checks.shapeError(operation, "weight and bias must have the normalized shape "
                         + Arrays.toString(normalizedShape) + ", got " + Arrays.toString(affine.shape()), x, affine);
             }
         }
-        int[] axes = Checks.range(shape.length - count, shape.length);
-        Tensor mean = x.mean(axes, true);
-        Tensor centered = x.sub(mean);
-        Tensor variance = centered.square().mean(axes, true);
-        Tensor normalized = centered.mul(variance.add(eps).rsqrt());
-        if (weight != null) {
-            normalized = normalized.mul(weight);
-        }
-        return bias == null ? normalized : normalized.add(bias);
+        return Checks.range(shape.length - count, shape.length);
     }
 
     /**

@@ -42,7 +42,16 @@ class NullArgumentsTest {
             Module.class, Linear.class, Conv1d.class, Conv2d.class, ConvolutionLayer.class, MaxPool2d.class,
             AvgPool2d.class, Rearrange.class, Reduce.class, EinMix.class, LayerNorm.class, BatchNorm.class,
             BatchNorm1d.class, BatchNorm2d.class, Embedding.class, Dropout.class, MultiHeadAttention.class,
-            Sequential.class, Activation.class, Optimizer.class, Sgd.class, Adam.class, AdamW.class);
+            Sequential.class, Activation.class, Optimizer.class, Sgd.class, Adam.class, AdamW.class, RmsNorm.class,
+            GroupNorm.class, RotaryEmbedding.class, RotaryEmbedding.CosSin.class, GatedMlp.class, ConvTranspose2d.class,
+            ConvTransposeOptions.class, AdaptiveAvgPool2d.class, Upsample.class, InterpolateOptions.class,
+            InterpolationMode.class);
+
+    /**
+     * Parameters that take null on purpose, as PyTorch's None: rms_norm's weight is optional in its
+     * signature (and in the brief that asked for it).
+     */
+    private static final List<String> NULLABLE = List.of("Functional.rmsNorm weight");
 
     @Test
     void everyReferenceParameterIsCheckedAtTheCall() throws Exception {
@@ -59,7 +68,8 @@ class NullArgumentsTest {
                 }
                 Parameter[] parameters = executable.getParameters();
                 for (int i = 0; i < parameters.length; i++) {
-                    if (parameters[i].getType().isPrimitive()) {
+                    if (parameters[i].getType().isPrimitive()
+                            || NULLABLE.contains(type.getSimpleName() + "." + executable.getName() + " " + parameters[i].getName())) {
                         continue;
                     }
                     checked++;
@@ -170,6 +180,33 @@ class NullArgumentsTest {
         if (type == Activation.class) {
             return Activation.relu();
         }
+        if (type == RmsNorm.class) {
+            return new RmsNorm(3);
+        }
+        if (type == GroupNorm.class) {
+            return new GroupNorm(1, 3);
+        }
+        if (type == RotaryEmbedding.class) {
+            return new RotaryEmbedding(4, 10000.0);
+        }
+        if (type == RotaryEmbedding.CosSin.class) {
+            return new RotaryEmbedding.CosSin(Tensor.ones(1, 2, 4), Tensor.zeros(1, 2, 4));
+        }
+        if (type == GatedMlp.class) {
+            return new GatedMlp(3, 4, false, Activation.silu());
+        }
+        if (type == ConvTranspose2d.class) {
+            return new ConvTranspose2d(3, 2, 1, ConvTransposeOptions.defaults());
+        }
+        if (type == ConvTransposeOptions.class) {
+            return ConvTransposeOptions.defaults();
+        }
+        if (type == AdaptiveAvgPool2d.class) {
+            return new AdaptiveAvgPool2d(1);
+        }
+        if (type == Upsample.class || type == InterpolateOptions.class) {
+            return type == Upsample.class ? new Upsample(InterpolateOptions.size(2)) : InterpolateOptions.size(2);
+        }
         if (type == Sgd.class || type == Optimizer.class) {
             return new Sgd(List.of(Tensor.ones(2).requireGrad()), 0.1);
         }
@@ -267,8 +304,15 @@ class NullArgumentsTest {
         if (type == java.util.function.UnaryOperator.class) {
             return (java.util.function.UnaryOperator<Tensor>) x -> x;
         }
-        if (type == ConvolutionOptions.class || type == PoolingOptions.class || type == AttentionOptions.class) {
+        if (type == ConvolutionOptions.class || type == PoolingOptions.class || type == AttentionOptions.class
+                || type == ConvTransposeOptions.class || type == InterpolateOptions.class) {
             return receiver(type);
+        }
+        if (type == InterpolationMode.class) {
+            return InterpolationMode.NEAREST;
+        }
+        if (type == Activation.class) {
+            return Activation.silu();
         }
         throw new IllegalStateException("no sample value for " + type + ": add one to NullArgumentsTest");
     }
