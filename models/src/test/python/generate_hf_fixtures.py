@@ -144,6 +144,14 @@ def perturb(model):
                 tensor.add_(torch.randn_like(tensor) * 0.2)
 
 
+def round_weights(model, dtype):
+    """The checkpoint's tensors rounded to dtype, kept in float32 (not the rotary inv_freq, which is not saved)."""
+    with torch.no_grad():
+        for tensor in model.state_dict().values():
+            if tensor.is_floating_point():
+                tensor.copy_(tensor.to(dtype).to(torch.float32))
+
+
 def logits_of(model, inputs, mask=None):
     with torch.no_grad():
         if inputs.dtype == np.float32:
@@ -161,7 +169,7 @@ def generate(case, index):
     perturb(model)
     half = case.get("half")
     if half is not None:
-        model = model.to(half).to(torch.float32)  # the reference sees the rounded weights
+        round_weights(model, half)  # the reference sees the rounded weights
     inputs = case["input"]()
     folder = os.path.join(ROOT, case["name"])
     shutil.rmtree(folder, ignore_errors=True)

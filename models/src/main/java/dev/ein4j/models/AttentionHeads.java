@@ -14,8 +14,8 @@ import java.util.Objects;
 /**
  * The attention core shared by the transformer families, separate from their projections so that a
  * key/value cache can sit between the two: heads split and merged by rearrange patterns, masks
- * built from token positions (not from a top-left triangle), and grouped-query attention by
- * broadcasting each key/value head over its group of query heads (no copy).
+ * built from token positions (not from a top-left triangle), and grouped-query attention in which
+ * each key/value head serves its group of query heads (no copy).
  *
  * <pre>{@code
  * Tensor q = AttentionHeads.split(qProjection.forward(x), 8);            // "b t (h d) -> b h t d"
@@ -50,8 +50,8 @@ public final class AttentionHeads {
     /**
      * softmax(q·kᵀ·scale over the kept keys)·v. With fewer key/value heads g than query heads h
      * (grouped-query or multi-query attention), query head i reads key/value head ⌊i / (h/g)⌋, as
-     * transformers' {@code repeat_kv}: q is viewed as {@code "b (g r) t d -> b g r t d"} and k, v
-     * broadcast over r.
+     * transformers' {@code repeat_kv}, without copying k and v
+     * ({@link AttentionOptions#enableGqa}).
      *
      * @param q [b, h, t, d]
      * @param k [b, g, s, d], g dividing h
@@ -84,20 +84,11 @@ public final class AttentionHeads {
                 || v.length(1) != k.length(1)) {
             throw new ShapeException("attention", shapes(q, k, v), "q must be [b, h, t, d] and k, v [b, g, s, d] with g dividing h");
         }
-        int heads = q.length(1);
-        int groups = k.length(1);
-        AttentionOptions options = AttentionOptions.defaults().scale(scale);
+        AttentionOptions options = AttentionOptions.defaults().scale(scale).enableGqa(k.length(1) != q.length(1));
         if (dropout > 0) {
             options = options.dropout(dropout, Generator.global());
         }
-        if (groups == heads) {
-            return Functional.scaledDotProductAttention(q, k, v, keep == null ? options : options.mask(keep));
-        }
-        Tensor grouped = q.rearrange("b (g r) t d -> b g r t d", Axes.of("g", groups));
-        Tensor mask = keep == null ? null : keep.rank() == 4 ? keep.unsqueeze(1) : keep;
-        Tensor output = Functional.scaledDotProductAttention(grouped, k.unsqueeze(2), v.unsqueeze(2),
-                mask == null ? options : options.mask(mask));
-        return output.rearrange("b g r t d -> b (g r) t d");
+        return Functional.scaledDotProductAttention(q, k, v, keep == null ? options : options.mask(keep));
     }
 
     /**

@@ -1,7 +1,9 @@
 package dev.ein4j.models;
 
 import dev.ein4j.models.bert.BertForMaskedLm;
+import dev.ein4j.models.convnext.ConvNextForImageClassification;
 import dev.ein4j.models.gpt2.Gpt2LmHeadModel;
+import dev.ein4j.models.llama.LlamaForCausalLm;
 import dev.ein4j.models.mobilenetv2.MobileNetV2ForImageClassification;
 import dev.ein4j.models.resnet.ResNetForImageClassification;
 import dev.ein4j.models.vit.VitForImageClassification;
@@ -97,10 +99,12 @@ public final class AutoModel {
     private static Map<String, Function<ModelConfig, PretrainedModel>> architectures() {
         Map<String, Function<ModelConfig, PretrainedModel>> factories = new LinkedHashMap<>();
         factories.put(Gpt2LmHeadModel.ARCHITECTURE, Gpt2LmHeadModel::fromConfig);
+        factories.put(LlamaForCausalLm.ARCHITECTURE, LlamaForCausalLm::fromConfig);
         factories.put(BertForMaskedLm.ARCHITECTURE, BertForMaskedLm::fromConfig);
         factories.put(VitForImageClassification.ARCHITECTURE, VitForImageClassification::fromConfig);
         factories.put(ResNetForImageClassification.ARCHITECTURE, ResNetForImageClassification::fromConfig);
         factories.put(MobileNetV2ForImageClassification.ARCHITECTURE, MobileNetV2ForImageClassification::fromConfig);
+        factories.put(ConvNextForImageClassification.ARCHITECTURE, ConvNextForImageClassification::fromConfig);
         return factories;
     }
 }

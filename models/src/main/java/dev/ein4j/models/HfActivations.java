@@ -2,9 +2,12 @@ package dev.ein4j.models;
 
 import dev.ein4j.nn.Activation;
 import dev.ein4j.tensor.Tensor;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.UnaryOperator;
 
 /**
@@ -16,18 +19,24 @@ import java.util.function.UnaryOperator;
  * Tensor y = act.forward(x);
  * }</pre>
  *
- * <p>{@code gelu} is the exact x·Φ(x); {@code gelu_new}, {@code gelu_pytorch_tanh},
- * {@code gelu_python_tanh}, {@code gelu_accurate} and {@code gelu_fast} are the tanh approximation
- * ½x(1 + tanh(√(2/π)(x + 0.044715x³))) (gelu_fast writes √(2/π) as 0.7978845608, 4e-11 apart);
- * {@code quick_gelu} is x·σ(1.702x). {@code prelu} and {@code xielu}, which learn parameters,
- * are not supported.
+ * <p>Those nn implements come from {@link Activation#named} (gelu exact; gelu_new,
+ * gelu_pytorch_tanh, gelu_python_tanh the tanh approximation; gelu_fast, quick_gelu, relu6,
+ * hardswish, ...); the rest of transformers' stateless entries are here: {@code gelu_10}
+ * (clamped to ±10), {@code gelu_accurate} (the tanh approximation), {@code laplace},
+ * {@code leaky_relu} (slope 0.01), {@code mish}, {@code relu2}, {@code sqrtsoftplus}.
+ * {@code prelu} and {@code xielu}, which learn parameters, are not supported.
  */
 public final class HfActivations {
 
-    private static final Map<String, UnaryOperator<Tensor>> FUNCTIONS = functions();
+    /** The names nn's {@link Activation#named} implements, with the same meaning as transformers'. */
+    private static final List<String> IN_NN = List.of("gelu", "gelu_fast", "gelu_new", "gelu_python",
+            "gelu_pytorch_tanh", "gelu_python_tanh", "hardswish", "linear", "quick_gelu", "relu", "relu6", "sigmoid",
+            "silu", "swish", "tanh");
 
-    /** The names this class implements, in transformers' order. */
-    public static final List<String> NAMES = List.copyOf(FUNCTIONS.keySet());
+    private static final Map<String, UnaryOperator<Tensor>> EXTRA = functions();
+
+    /** The names this class implements, sorted. */
+    public static final List<String> NAMES = names();
 
     private HfActivations() {
     }
@@ -40,8 +49,7 @@ public final class HfActivations {
      * @throws ModelLoadException if the name is not one of {@link #NAMES}
      */
     public static Activation of(ModelConfig config, String key, String fallback) {
-        String name = config.choice(key, fallback, NAMES);
-        return Activation.of(name, FUNCTIONS.get(name));
+        return named(config.choice(key, fallback, NAMES));
     }
 
     /**
@@ -50,7 +58,11 @@ public final class HfActivations {
      * @throws ModelLoadException if the name is not supported
      */
     public static Activation named(String name) {
-        UnaryOperator<Tensor> function = FUNCTIONS.get(java.util.Objects.requireNonNull(name, "name"));
+        Objects.requireNonNull(name, "name");
+        if (IN_NN.contains(name)) {
+            return Activation.named(name);
+        }
+        UnaryOperator<Tensor> function = EXTRA.get(name);
         if (function == null) {
             throw new ModelLoadException("activation \"" + name + "\" is not supported (supported: "
                     + String.join(", ", NAMES) + ")");
@@ -58,30 +70,23 @@ public final class HfActivations {
         return Activation.of(name, function);
     }
 
+    private static List<String> names() {
+        List<String> names = new ArrayList<>(IN_NN);
+        names.addAll(EXTRA.keySet());
+        Collections.sort(names);
+        return List.copyOf(names);
+    }
+
+    /** transformers' other ACT2FN entries that have no learned state. */
     private static Map<String, UnaryOperator<Tensor>> functions() {
         Map<String, UnaryOperator<Tensor>> functions = new LinkedHashMap<>();
-        functions.put("gelu", Tensor::gelu);
         functions.put("gelu_10", x -> x.gelu().clamp(-10, 10));
-        functions.put("gelu_fast", Tensor::geluTanh);
-        functions.put("gelu_new", Tensor::geluTanh);
-        functions.put("gelu_python", Tensor::gelu);
-        functions.put("gelu_pytorch_tanh", Tensor::geluTanh);
-        functions.put("gelu_python_tanh", Tensor::geluTanh);
         functions.put("gelu_accurate", Tensor::geluTanh);
-        functions.put("hardswish", x -> x.mul(x.add(3).clamp(0, 6)).div(6));
         functions.put("laplace", x -> x.sub(0.707107).div(0.282095 * Math.sqrt(2.0)).erf().add(1).mul(0.5));
         functions.put("leaky_relu", x -> x.leakyRelu(0.01));
-        functions.put("linear", x -> x);
         functions.put("mish", x -> x.mul(x.softplus().tanh()));
-        functions.put("quick_gelu", x -> x.mul(x.mul(1.702).sigmoid()));
-        functions.put("relu", Tensor::relu);
         functions.put("relu2", x -> x.relu().square());
-        functions.put("relu6", x -> x.clamp(0, 6));
-        functions.put("sigmoid", Tensor::sigmoid);
-        functions.put("silu", Tensor::silu);
         functions.put("sqrtsoftplus", x -> x.softplus().sqrt());
-        functions.put("swish", Tensor::silu);
-        functions.put("tanh", Tensor::tanh);
         return functions;
     }
 }
