@@ -1,6 +1,7 @@
 package dev.ein4j.examples;
 
 import dev.ein4j.examples.fashion.FashionMnist;
+import dev.ein4j.examples.models.ModelsCommand;
 import java.util.Arrays;
 
 /**
@@ -24,6 +25,7 @@ public final class Main {
             case "vit" -> VisionTransformerExample.main(rest);
             case "bars" -> Flagship.main(rest);
             case "pattern" -> PatternCli.main(rest);
+            case "models" -> ModelsCommand.main(rest);
             default -> {
                 System.err.println("unknown command " + args[0]);
                 usage();
@@ -41,6 +43,10 @@ public final class Main {
                                   a small vision transformer (patches by rearrange, attention by einsum)
                   bars [STEPS]    a one-block attention classifier on generated 8x8 images of bars
                   pattern OPERATION PATTERN
-                                  a pattern's canonical form and axis structure, or its error with a caret""");
+                                  a pattern's canonical form and axis structure, or its error with a caret
+                  models run DIR --input X.npy --output Y.npy
+                                  a Hugging Face model folder's logits for input_ids or pixel_values
+                  models finetune DIR [--steps N] [--seed N]
+                                  a new classifier head on a loaded image model, trained a few steps""");
     }
 }
