@@ -61,6 +61,9 @@ public final class AttentionHeads {
      * @return [b, h, t, e]; a query with no kept key gets zeros
      */
     public static Tensor attend(Tensor q, Tensor k, Tensor v, Tensor keep, double scale) {
+        Objects.requireNonNull(q, "q");
+        Objects.requireNonNull(k, "k");
+        Objects.requireNonNull(v, "v");
         return attend(q, k, v, keep, scale, 0.0);
     }
 

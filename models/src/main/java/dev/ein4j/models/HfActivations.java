@@ -49,6 +49,8 @@ public final class HfActivations {
      * @throws ModelLoadException if the name is not one of {@link #NAMES}
      */
     public static Activation of(ModelConfig config, String key, String fallback) {
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(key, "key");
         return named(config.choice(key, fallback, NAMES));
     }
 

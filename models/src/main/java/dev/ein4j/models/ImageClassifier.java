@@ -55,6 +55,7 @@ public abstract class ImageClassifier extends PretrainedModel {
     /** @return {@link #logits(Tensor)} */
     @Override
     public Tensor forward(Tensor pixelValues) {
+        Objects.requireNonNull(pixelValues, "pixelValues");
         return logits(pixelValues);
     }
 

@@ -71,6 +71,7 @@ public abstract class LanguageModel extends PretrainedModel {
     /** @return {@link #logits(Tensor)} */
     @Override
     public Tensor forward(Tensor inputIds) {
+        Objects.requireNonNull(inputIds, "inputIds");
         return logits(inputIds);
     }
 

@@ -106,6 +106,7 @@ public final class ModelConfig {
      * @return the integer
      */
     public int integer(String key, int fallback) {
+        Objects.requireNonNull(key, "key");
         return has(key) ? integerValue(key, json.get(key)) : fallback;
     }
 
@@ -114,6 +115,7 @@ public final class ModelConfig {
      * @return the integer, or null when the key is absent or null
      */
     public Integer optionalInteger(String key) {
+        Objects.requireNonNull(key, "key");
         return has(key) ? integerValue(key, json.get(key)) : null;
     }
 
@@ -139,6 +141,7 @@ public final class ModelConfig {
      * @return the integer, at least 1
      */
     public int positiveInteger(String key, int fallback) {
+        Objects.requireNonNull(key, "key");
         int value = integer(key, fallback);
         if (value < 1) {
             throw unsupported(key, "must be a positive integer");
@@ -152,6 +155,7 @@ public final class ModelConfig {
      * @return the number
      */
     public double number(String key, double fallback) {
+        Objects.requireNonNull(key, "key");
         if (!has(key)) {
             return fallback;
         }
@@ -168,6 +172,7 @@ public final class ModelConfig {
      * @return the flag
      */
     public boolean bool(String key, boolean fallback) {
+        Objects.requireNonNull(key, "key");
         if (!has(key)) {
             return fallback;
         }
@@ -184,6 +189,7 @@ public final class ModelConfig {
      * @return the string
      */
     public String string(String key, String fallback) {
+        Objects.requireNonNull(key, "key");
         if (!has(key)) {
             return fallback;
         }
@@ -201,6 +207,8 @@ public final class ModelConfig {
      * @return the string, one of {@code supported}
      */
     public String choice(String key, String fallback, List<String> supported) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(supported, "supported");
         String value = string(key, fallback);
         if (!supported.contains(value)) {
             throw unsupported(key, "which is not supported (supported: " + String.join(", ", supported) + ")");
@@ -214,6 +222,7 @@ public final class ModelConfig {
      * @return the integers (a copy)
      */
     public int[] integers(String key, int[] fallback) {
+        Objects.requireNonNull(key, "key");
         if (!has(key)) {
             return fallback.clone();
         }
@@ -234,6 +243,7 @@ public final class ModelConfig {
      * @return the strings, empty when the key is absent or null
      */
     public String[] strings(String key) {
+        Objects.requireNonNull(key, "key");
         if (!has(key)) {
             return new String[0];
         }
@@ -261,6 +271,7 @@ public final class ModelConfig {
      * @return {height, width}
      */
     public int[] pair(String key, int fallback) {
+        Objects.requireNonNull(key, "key");
         if (!has(key)) {
             return new int[] {fallback, fallback};
         }
@@ -281,6 +292,7 @@ public final class ModelConfig {
      * @return the nested configuration, or null when the key is absent or null
      */
     public ModelConfig object(String key) {
+        Objects.requireNonNull(key, "key");
         if (!has(key)) {
             return null;
         }
@@ -321,6 +333,8 @@ public final class ModelConfig {
      * @return the exception, to throw
      */
     public ModelLoadException unsupported(String key, String reason) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(reason, "reason");
         return new ModelLoadException(source + ": \"" + prefix + key + "\" is " + describe(key) + ", " + reason);
     }
 

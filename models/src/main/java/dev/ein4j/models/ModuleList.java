@@ -52,6 +52,7 @@ public final class ModuleList<M extends Module> extends Module {
     /** A list is not a layer: its owner calls the submodules. */
     @Override
     public Tensor forward(Tensor x) {
+        Objects.requireNonNull(x, "x");
         throw new EinopsException("a ModuleList holds modules but has no forward of its own: call its modules");
     }
 }

@@ -4,6 +4,7 @@ import dev.ein4j.nn.Linear;
 import dev.ein4j.nn.Module;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
+import java.util.Objects;
 
 /**
  * Self-attention with separate {@code query}, {@code key} and {@code value} projections, as BERT's
@@ -39,6 +40,7 @@ public final class SelfAttention extends Module {
      * @return {q, k, v}, each [b, heads, t, d]
      */
     public Tensor[] project(Tensor x) {
+        Objects.requireNonNull(x, "x");
         return new Tensor[] {AttentionHeads.split(children().get("query").forward(x), heads),
             AttentionHeads.split(children().get("key").forward(x), heads),
             AttentionHeads.split(children().get("value").forward(x), heads)};
@@ -52,6 +54,9 @@ public final class SelfAttention extends Module {
      * @return [b, t, heads·d]
      */
     public Tensor attend(Tensor q, Tensor k, Tensor v, Tensor keep) {
+        Objects.requireNonNull(q, "q");
+        Objects.requireNonNull(k, "k");
+        Objects.requireNonNull(v, "v");
         return AttentionHeads.merge(AttentionHeads.attend(q, k, v, keep, scale, isTraining() ? dropout : 0));
     }
 
@@ -61,6 +66,7 @@ public final class SelfAttention extends Module {
      * @return [b, t, heads·d]
      */
     public Tensor forward(Tensor x, Tensor keep) {
+        Objects.requireNonNull(x, "x");
         Tensor[] qkv = project(x);
         return attend(qkv[0], qkv[1], qkv[2], keep);
     }
@@ -68,6 +74,7 @@ public final class SelfAttention extends Module {
     /** @return full (unmasked) self-attention over x */
     @Override
     public Tensor forward(Tensor x) {
+        Objects.requireNonNull(x, "x");
         return forward(x, null);
     }
 }

@@ -1,6 +1,7 @@
 package dev.ein4j.models;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A checkpoint whose tensors do not fit the model its config describes: tensors the model needs
@@ -24,7 +25,7 @@ public class WeightMismatchException extends ModelLoadException {
      * @param problems one line per tensor at fault
      */
     public WeightMismatchException(String source, List<String> problems) {
-        super(source + " (" + problems.size() + (problems.size() == 1 ? " problem" : " problems")
+        super(Objects.requireNonNull(source, "source") + " (" + Objects.requireNonNull(problems, "problems").size() + (problems.size() == 1 ? " problem" : " problems")
                 + ", nothing was loaded):\n  " + String.join("\n  ", problems));
         this.problems = List.copyOf(problems);
     }

@@ -32,6 +32,7 @@ public final class Wrapper extends Module {
 
     @Override
     public Tensor forward(Tensor x) {
+        Objects.requireNonNull(x, "x");
         return child.forward(x);
     }
 }

@@ -2,9 +2,11 @@ package dev.ein4j.examples.models;
 
 import dev.ein4j.backend.Backends;
 import dev.ein4j.error.EinopsException;
+import dev.ein4j.ir.DType;
 import dev.ein4j.models.AutoModel;
 import dev.ein4j.models.ImageClassifier;
 import dev.ein4j.models.PretrainedModel;
+import dev.ein4j.models.vit.VitForImageClassification;
 import dev.ein4j.nn.Functional;
 import dev.ein4j.nn.Linear;
 import dev.ein4j.nn.optim.AdamW;
@@ -117,15 +119,15 @@ public final class FinetuneCommand {
             labels[i] = i % CLASSES;
         }
         Tensor label = Tensor.of(labels);
-        Tensor band = Tensor.arange(height).mul(CLASSES).div(height).cast(dev.ein4j.ir.DType.INT32); // row -> band
-        Tensor bright = band.reshape(1, 1, height, 1).eq(label.reshape(count, 1, 1, 1)).cast(dev.ein4j.ir.DType.FLOAT32);
+        Tensor band = Tensor.arange(height).mul(CLASSES).div(height).cast(DType.INT32); // row -> band
+        Tensor bright = band.reshape(1, 1, height, 1).eq(label.reshape(count, 1, 1, 1)).cast(DType.FLOAT32);
         Tensor images = Tensor.randn(generator, count, channels, height, width).mul(0.5).add(bright);
         return new Tensor[] {images.realize(), label};
     }
 
     /** A ViT needs its configured size; the convolutional families take any size, 32x32 here. */
     private static int[] imageSize(ImageClassifier backbone) {
-        if (backbone instanceof dev.ein4j.models.vit.VitForImageClassification vit) {
+        if (backbone instanceof VitForImageClassification vit) {
             return vit.config().imageSize();
         }
         return new int[] {32, 32};

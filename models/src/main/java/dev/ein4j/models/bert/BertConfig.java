@@ -3,6 +3,7 @@ package dev.ein4j.models.bert;
 import dev.ein4j.models.HfActivations;
 import dev.ein4j.models.ModelConfig;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The options of transformers' {@code BertConfig} that a {@code BertForMaskedLM} reads, each named
@@ -36,6 +37,7 @@ public record BertConfig(int vocabSize, int hiddenSize, int numHiddenLayers, int
      * @throws dev.ein4j.models.ModelLoadException if a value is malformed or not supported
      */
     public static BertConfig from(ModelConfig config) {
+        Objects.requireNonNull(config, "config");
         int hidden = config.positiveInteger("hidden_size", 768);
         int heads = config.positiveInteger("num_attention_heads", 12);
         if (hidden % heads != 0) {

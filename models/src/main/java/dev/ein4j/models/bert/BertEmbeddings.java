@@ -6,6 +6,7 @@ import dev.ein4j.nn.LayerNorm;
 import dev.ein4j.nn.Module;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
+import java.util.Objects;
 
 /**
  * BERT's input embeddings: word + token type + learned position, then {@code LayerNorm} (and
@@ -18,6 +19,7 @@ public final class BertEmbeddings extends Module {
 
     /** @param config the options */
     public BertEmbeddings(BertConfig config) {
+        Objects.requireNonNull(config, "config");
         int width = config.hiddenSize();
         this.words = registerModule("word_embeddings", config.padTokenId() == null ? new Embedding(config.vocabSize(), width)
                 : new Embedding(config.vocabSize(), width, config.padTokenId(), Generator.global()));
@@ -39,6 +41,9 @@ public final class BertEmbeddings extends Module {
      * @return [b, t, H]
      */
     public Tensor forward(Tensor inputIds, Tensor tokenTypeIds, Tensor positionIds) {
+        Objects.requireNonNull(inputIds, "inputIds");
+        Objects.requireNonNull(tokenTypeIds, "tokenTypeIds");
+        Objects.requireNonNull(positionIds, "positionIds");
         Tensor sum = words.forward(inputIds).add(children().get("token_type_embeddings").forward(tokenTypeIds))
                 .add(children().get("position_embeddings").forward(positionIds));
         return Functional.dropout(children().get("LayerNorm").forward(sum), dropout, isTraining());
@@ -47,6 +52,7 @@ public final class BertEmbeddings extends Module {
     /** @return the embeddings of int32 ids [b, t], token type 0, positions 0..t-1 */
     @Override
     public Tensor forward(Tensor inputIds) {
+        Objects.requireNonNull(inputIds, "inputIds");
         return forward(inputIds, inputIds.zerosLike(), Tensor.arange(inputIds.length(1)));
     }
 }

@@ -42,6 +42,7 @@ public final class BertForMaskedLm extends LanguageModel {
 
     /** @param config the options (parameters are zeros until a checkpoint is loaded) */
     public BertForMaskedLm(BertConfig config) {
+        Objects.requireNonNull(config, "config");
         this.config = config;
         this.bert = registerModule("bert", new BertModel(config));
         this.predictions = new Predictions(config, bert.embeddings());
@@ -53,6 +54,7 @@ public final class BertForMaskedLm extends LanguageModel {
      * @return the model, with zeros for parameters
      */
     public static BertForMaskedLm fromConfig(ModelConfig config) {
+        Objects.requireNonNull(config, "config");
         return new BertForMaskedLm(BertConfig.from(config));
     }
 

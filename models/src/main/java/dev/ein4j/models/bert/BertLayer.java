@@ -7,6 +7,7 @@ import dev.ein4j.nn.Linear;
 import dev.ein4j.nn.Module;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
+import java.util.Objects;
 
 /**
  * One post-norm BERT encoder layer: {@code attention}, then the feed-forward branch
@@ -22,6 +23,7 @@ public final class BertLayer extends Module {
 
     /** @param config the options */
     public BertLayer(BertConfig config) {
+        Objects.requireNonNull(config, "config");
         this.attention = registerModule("attention", new BertAttention(config));
         if (config.addCrossAttention()) {
             registerModule("crossattention", new BertAttention(config));
@@ -43,12 +45,14 @@ public final class BertLayer extends Module {
      * @return [b, t, H]
      */
     public Tensor forward(Tensor x, Tensor keep) {
+        Objects.requireNonNull(x, "x");
         Tensor attended = attention.forward(x, keep);
         return output.forward(activation.forward(intermediate.forward(attended)), attended);
     }
 
     @Override
     public Tensor forward(Tensor x) {
+        Objects.requireNonNull(x, "x");
         return forward(x, null);
     }
 }

@@ -6,6 +6,7 @@ import dev.ein4j.nn.Module;
 import dev.ein4j.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * BERT's body as a masked language model holds it ({@code bert.*}, without the pooler):
@@ -18,6 +19,7 @@ public final class BertModel extends Module {
 
     /** @param config the options */
     public BertModel(BertConfig config) {
+        Objects.requireNonNull(config, "config");
         this.embeddings = registerModule("embeddings", new BertEmbeddings(config));
         List<BertLayer> list = new ArrayList<>();
         for (int i = 0; i < config.numHiddenLayers(); i++) {
@@ -39,6 +41,8 @@ public final class BertModel extends Module {
      * @return the last hidden states [b, t, H]
      */
     public Tensor forward(Tensor inputIds, Tensor tokenTypeIds, Tensor keep) {
+        Objects.requireNonNull(inputIds, "inputIds");
+        Objects.requireNonNull(tokenTypeIds, "tokenTypeIds");
         Tensor hidden = embeddings.forward(inputIds, tokenTypeIds, Tensor.arange(inputIds.length(1)));
         for (BertLayer layer : layers.modules()) {
             hidden = layer.forward(hidden, keep);
@@ -48,6 +52,7 @@ public final class BertModel extends Module {
 
     @Override
     public Tensor forward(Tensor inputIds) {
+        Objects.requireNonNull(inputIds, "inputIds");
         return forward(inputIds, inputIds.zerosLike(), null);
     }
 }

@@ -1,11 +1,13 @@
 package dev.ein4j.models.bert;
 
+import dev.ein4j.error.EinopsException;
 import dev.ein4j.nn.Functional;
 import dev.ein4j.nn.LayerNorm;
 import dev.ein4j.nn.Linear;
 import dev.ein4j.nn.Module;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
+import java.util.Objects;
 
 /**
  * The post-norm residual step that ends both halves of a BERT layer ({@code attention.output} and
@@ -20,6 +22,7 @@ public final class BertResidualOutput extends Module {
      * @param inFeatures the width of x (H after attention, the intermediate size after the feed-forward layer)
      */
     public BertResidualOutput(BertConfig config, int inFeatures) {
+        Objects.requireNonNull(config, "config");
         registerModule("dense", new Linear(inFeatures, config.hiddenSize(), true, Generator.global()));
         registerModule("LayerNorm", new LayerNorm(new int[] {config.hiddenSize()}, config.layerNormEps(), true));
         this.dropout = config.hiddenDropoutProb();
@@ -31,6 +34,8 @@ public final class BertResidualOutput extends Module {
      * @return [b, t, H]
      */
     public Tensor forward(Tensor x, Tensor residual) {
+        Objects.requireNonNull(x, "x");
+        Objects.requireNonNull(residual, "residual");
         Tensor projected = Functional.dropout(children().get("dense").forward(x), dropout, isTraining());
         return children().get("LayerNorm").forward(projected.add(residual));
     }
@@ -38,6 +43,7 @@ public final class BertResidualOutput extends Module {
     /** A residual step needs its residual: call {@link #forward(Tensor, Tensor)}. */
     @Override
     public Tensor forward(Tensor x) {
-        throw new dev.ein4j.error.EinopsException("BertResidualOutput needs the residual: call forward(x, residual)");
+        Objects.requireNonNull(x, "x");
+        throw new EinopsException("BertResidualOutput needs the residual: call forward(x, residual)");
     }
 }

@@ -2,6 +2,7 @@ package dev.ein4j.models.convnext;
 
 import dev.ein4j.models.HfActivations;
 import dev.ein4j.models.ModelConfig;
+import java.util.Objects;
 
 /**
  * The options of transformers' {@code ConvNextConfig} that a {@code ConvNextForImageClassification}
@@ -28,6 +29,7 @@ public record ConvNextConfig(int numChannels, int patchSize, int numStages, int[
      * @throws dev.ein4j.models.ModelLoadException if a value is malformed or not supported
      */
     public static ConvNextConfig from(ModelConfig config) {
+        Objects.requireNonNull(config, "config");
         int[] sizes = config.integers("hidden_sizes", new int[] {96, 192, 384, 768});
         int[] depths = config.integers("depths", new int[] {3, 3, 9, 3});
         int stages = config.positiveInteger("num_stages", 4);

@@ -11,6 +11,7 @@ import dev.ein4j.nn.Module;
 import dev.ein4j.nn.Sequential;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
+import java.util.Objects;
 
 /**
  * transformers' {@code ConvNextForImageClassification}: {@code convnext} (the patch stem
@@ -35,6 +36,7 @@ public final class ConvNextForImageClassification extends ImageClassifier {
 
     /** @param config the options (parameters are zeros until a checkpoint is loaded) */
     public ConvNextForImageClassification(ConvNextConfig config) {
+        Objects.requireNonNull(config, "config");
         this.config = config;
         this.convnext = registerModule("convnext", new Body(config));
         this.classifier = config.numLabels() == 0 ? null
@@ -46,6 +48,7 @@ public final class ConvNextForImageClassification extends ImageClassifier {
      * @return the model, with zeros for parameters
      */
     public static ConvNextForImageClassification fromConfig(ModelConfig config) {
+        Objects.requireNonNull(config, "config");
         return new ConvNextForImageClassification(ConvNextConfig.from(config));
     }
 

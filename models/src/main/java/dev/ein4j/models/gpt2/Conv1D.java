@@ -3,6 +3,7 @@ package dev.ein4j.models.gpt2;
 import dev.ein4j.nn.Module;
 import dev.ein4j.tensor.Ein;
 import dev.ein4j.tensor.Tensor;
+import java.util.Objects;
 
 /**
  * GPT-2's "Conv1D", a linear layer whose weight is stored [in, out] (transposed from
@@ -26,6 +27,7 @@ public final class Conv1D extends Module {
      */
     @Override
     public Tensor forward(Tensor x) {
+        Objects.requireNonNull(x, "x");
         return Ein.einsum("... i, i o -> ... o", x, parameter("weight")).add(parameter("bias"));
     }
 

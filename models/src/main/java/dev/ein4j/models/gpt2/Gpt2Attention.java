@@ -5,6 +5,7 @@ import dev.ein4j.nn.Functional;
 import dev.ein4j.nn.Module;
 import dev.ein4j.tensor.Axes;
 import dev.ein4j.tensor.Tensor;
+import java.util.Objects;
 
 /**
  * GPT-2's causal self-attention: one projection {@code c_attn} [E, 3E] read as
@@ -26,6 +27,7 @@ public final class Gpt2Attention extends Module {
      *     [E, 2E], queries from {@code q_attn}), held for the weights only
      */
     public Gpt2Attention(Gpt2Config config, int layerIndex, boolean crossAttention) {
+        Objects.requireNonNull(config, "config");
         int width = config.nEmbd();
         registerModule("c_attn", new Conv1D(width, (crossAttention ? 2 : 3) * width));
         if (crossAttention) {
@@ -44,6 +46,7 @@ public final class Gpt2Attention extends Module {
      * @return {q, k, v}, each [b, h, t, d]
      */
     public Tensor[] project(Tensor x) {
+        Objects.requireNonNull(x, "x");
         Tensor qkv = children().get("c_attn").forward(x)
                 .rearrange("b t (three h d) -> three b h t d", Axes.of("three", 3, "h", heads));
         return new Tensor[] {part(qkv, 0), part(qkv, 1), part(qkv, 2)};
@@ -57,6 +60,9 @@ public final class Gpt2Attention extends Module {
      * @return [b, t, E], after {@code c_proj}
      */
     public Tensor attend(Tensor q, Tensor k, Tensor v, Tensor keep) {
+        Objects.requireNonNull(q, "q");
+        Objects.requireNonNull(k, "k");
+        Objects.requireNonNull(v, "v");
         Tensor heads = AttentionHeads.attend(q, k, v, keep, scale, isTraining() ? attentionDropout : 0);
         Tensor output = children().get("c_proj").forward(AttentionHeads.merge(heads));
         return Functional.dropout(output, residualDropout, isTraining());
@@ -68,6 +74,7 @@ public final class Gpt2Attention extends Module {
      * @return [b, t, E]
      */
     public Tensor forward(Tensor x, Tensor keep) {
+        Objects.requireNonNull(x, "x");
         Tensor[] qkv = project(x);
         return attend(qkv[0], qkv[1], qkv[2], keep);
     }
@@ -75,6 +82,7 @@ public final class Gpt2Attention extends Module {
     /** @return causal self-attention over x by positions 0..t-1 */
     @Override
     public Tensor forward(Tensor x) {
+        Objects.requireNonNull(x, "x");
         Tensor positions = AttentionHeads.positions(x.length(1));
         return forward(x, AttentionHeads.causal(positions, positions, null));
     }

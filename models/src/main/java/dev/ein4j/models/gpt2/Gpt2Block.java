@@ -4,6 +4,7 @@ import dev.ein4j.models.AttentionHeads;
 import dev.ein4j.nn.LayerNorm;
 import dev.ein4j.nn.Module;
 import dev.ein4j.tensor.Tensor;
+import java.util.Objects;
 
 /**
  * One GPT-2 block, pre-norm: x + attn(ln_1(x)), then + mlp(ln_2(·)). With
@@ -19,6 +20,7 @@ public final class Gpt2Block extends Module {
      * @param layerIndex the block's index
      */
     public Gpt2Block(Gpt2Config config, int layerIndex) {
+        Objects.requireNonNull(config, "config");
         int[] width = {config.nEmbd()};
         registerModule("ln_1", new LayerNorm(width, config.layerNormEpsilon(), true));
         this.attention = registerModule("attn", new Gpt2Attention(config, layerIndex, false));
@@ -41,12 +43,14 @@ public final class Gpt2Block extends Module {
      * @return [b, t, E]
      */
     public Tensor forward(Tensor x, Tensor keep) {
+        Objects.requireNonNull(x, "x");
         Tensor hidden = x.add(attention.forward(children().get("ln_1").forward(x), keep));
         return hidden.add(children().get("mlp").forward(children().get("ln_2").forward(hidden)));
     }
 
     @Override
     public Tensor forward(Tensor x) {
+        Objects.requireNonNull(x, "x");
         Tensor positions = AttentionHeads.positions(x.length(1));
         return forward(x, AttentionHeads.causal(positions, positions, null));
     }

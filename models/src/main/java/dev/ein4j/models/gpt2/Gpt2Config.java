@@ -1,6 +1,8 @@
 package dev.ein4j.models.gpt2;
 
+import dev.ein4j.models.HfActivations;
 import dev.ein4j.models.ModelConfig;
+import java.util.Objects;
 
 /**
  * The options of transformers' {@code GPT2Config} that a {@code GPT2LMHeadModel} reads, each named
@@ -37,6 +39,7 @@ public record Gpt2Config(int vocabSize, int nPositions, int nEmbd, int nLayer, i
      * @throws dev.ein4j.models.ModelLoadException if a value is malformed or not supported
      */
     public static Gpt2Config from(ModelConfig config) {
+        Objects.requireNonNull(config, "config");
         int nEmbd = config.positiveInteger("n_embd", config.positiveInteger("hidden_size", 768));
         int nHead = config.positiveInteger("n_head", config.positiveInteger("num_attention_heads", 12));
         if (nEmbd % nHead != 0) {
@@ -46,7 +49,7 @@ public record Gpt2Config(int vocabSize, int nPositions, int nEmbd, int nLayer, i
         if (nInner != null && nInner < 1) {
             throw config.unsupported("n_inner", "must be a positive integer or null");
         }
-        String activation = config.choice("activation_function", "gelu_new", dev.ein4j.models.HfActivations.NAMES);
+        String activation = config.choice("activation_function", "gelu_new", HfActivations.NAMES);
         return new Gpt2Config(config.positiveInteger("vocab_size", 50257),
                 config.positiveInteger("n_positions", config.positiveInteger("max_position_embeddings", 1024)), nEmbd,
                 config.integer("n_layer", config.integer("num_hidden_layers", 12)), nHead,

@@ -7,6 +7,7 @@ import dev.ein4j.nn.Linear;
 import dev.ein4j.tensor.Ein;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
+import java.util.Objects;
 
 /**
  * transformers' {@code GPT2LMHeadModel}: {@link Gpt2Model} ({@code transformer.*}) and a language
@@ -29,6 +30,7 @@ public final class Gpt2LmHeadModel extends LanguageModel {
 
     /** @param config the options (parameters are zeros until a checkpoint is loaded) */
     public Gpt2LmHeadModel(Gpt2Config config) {
+        Objects.requireNonNull(config, "config");
         this.config = config;
         this.transformer = registerModule("transformer", new Gpt2Model(config));
         this.head = config.tieWordEmbeddings() ? null
@@ -40,6 +42,7 @@ public final class Gpt2LmHeadModel extends LanguageModel {
      * @return the model, with zeros for parameters
      */
     public static Gpt2LmHeadModel fromConfig(ModelConfig config) {
+        Objects.requireNonNull(config, "config");
         return new Gpt2LmHeadModel(Gpt2Config.from(config));
     }
 
@@ -87,6 +90,7 @@ public final class Gpt2LmHeadModel extends LanguageModel {
      * @return [b, t, V]
      */
     public Tensor head(Tensor hidden) {
+        Objects.requireNonNull(hidden, "hidden");
         return head == null ? Ein.einsum("b t e, v e -> b t v", hidden, transformer.tokenEmbedding().weight())
                 : head.forward(hidden);
     }

@@ -9,6 +9,7 @@ import dev.ein4j.nn.Module;
 import dev.ein4j.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * GPT-2's body (transformers' {@code GPT2Model}): token embeddings {@code wte} plus learned
@@ -23,6 +24,7 @@ public final class Gpt2Model extends Module {
 
     /** @param config the options */
     public Gpt2Model(Gpt2Config config) {
+        Objects.requireNonNull(config, "config");
         this.config = config;
         this.tokens = registerModule("wte", new Embedding(config.vocabSize(), config.nEmbd()));
         this.positions = registerModule("wpe", new Embedding(config.nPositions(), config.nEmbd()));
@@ -51,6 +53,8 @@ public final class Gpt2Model extends Module {
      * @return the final hidden states [b, t, E], after {@code ln_f}
      */
     public Tensor forward(Tensor inputIds, Tensor positionIds, Tensor keep) {
+        Objects.requireNonNull(inputIds, "inputIds");
+        Objects.requireNonNull(positionIds, "positionIds");
         Tensor hidden = tokens.forward(inputIds).add(positions.forward(positionIds));
         hidden = Functional.dropout(hidden, config.embdPdrop(), isTraining());
         for (Gpt2Block block : blocks.modules()) {
@@ -62,6 +66,7 @@ public final class Gpt2Model extends Module {
     /** @return the hidden states of int32 ids [b, t] at positions 0..t-1, causally */
     @Override
     public Tensor forward(Tensor inputIds) {
+        Objects.requireNonNull(inputIds, "inputIds");
         Tensor ids = AttentionHeads.positions(inputIds.length(1));
         return forward(inputIds, ids, AttentionHeads.causal(ids, ids, null));
     }

@@ -1,5 +1,6 @@
 package dev.ein4j.models.llama;
 
+import dev.ein4j.error.EinopsException;
 import dev.ein4j.models.AttentionHeads;
 import dev.ein4j.nn.Functional;
 import dev.ein4j.nn.Linear;
@@ -7,6 +8,7 @@ import dev.ein4j.nn.Module;
 import dev.ein4j.nn.RotaryEmbedding;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
+import java.util.Objects;
 
 /**
  * Llama's self-attention: {@code q_proj} to the query heads, {@code k_proj} and {@code v_proj} to
@@ -23,6 +25,7 @@ public final class LlamaAttention extends Module {
 
     /** @param config the options */
     public LlamaAttention(LlamaConfig config) {
+        Objects.requireNonNull(config, "config");
         int width = config.hiddenSize();
         int headDim = config.headDim();
         boolean bias = config.attentionBias();
@@ -42,6 +45,8 @@ public final class LlamaAttention extends Module {
      * @return {q [b, heads, t, d], k [b, kv heads, t, d], v [b, kv heads, t, d]}, q and k rotated
      */
     public Tensor[] project(Tensor x, RotaryEmbedding.CosSin angles) {
+        Objects.requireNonNull(x, "x");
+        Objects.requireNonNull(angles, "angles");
         Tensor q = AttentionHeads.split(children().get("q_proj").forward(x), heads);
         Tensor k = AttentionHeads.split(children().get("k_proj").forward(x), keyValueHeads);
         Tensor v = AttentionHeads.split(children().get("v_proj").forward(x), keyValueHeads);
@@ -57,6 +62,9 @@ public final class LlamaAttention extends Module {
      * @return [b, t, H], after {@code o_proj}
      */
     public Tensor attend(Tensor q, Tensor k, Tensor v, Tensor keep) {
+        Objects.requireNonNull(q, "q");
+        Objects.requireNonNull(k, "k");
+        Objects.requireNonNull(v, "v");
         Tensor attended = AttentionHeads.attend(q, k, v, keep, scale, isTraining() ? dropout : 0);
         return children().get("o_proj").forward(AttentionHeads.merge(attended));
     }
@@ -68,6 +76,8 @@ public final class LlamaAttention extends Module {
      * @return [b, t, H]
      */
     public Tensor forward(Tensor x, RotaryEmbedding.CosSin angles, Tensor keep) {
+        Objects.requireNonNull(x, "x");
+        Objects.requireNonNull(angles, "angles");
         Tensor[] qkv = project(x, angles);
         return attend(qkv[0], qkv[1], qkv[2], keep);
     }
@@ -75,6 +85,7 @@ public final class LlamaAttention extends Module {
     /** Attention needs positions: call {@link #forward(Tensor, RotaryEmbedding.CosSin, Tensor)}. */
     @Override
     public Tensor forward(Tensor x) {
-        throw new dev.ein4j.error.EinopsException("LlamaAttention needs the tokens' rotary angles: call forward(x, angles, keep)");
+        Objects.requireNonNull(x, "x");
+        throw new EinopsException("LlamaAttention needs the tokens' rotary angles: call forward(x, angles, keep)");
     }
 }

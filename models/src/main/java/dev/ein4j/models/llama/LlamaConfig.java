@@ -2,6 +2,7 @@ package dev.ein4j.models.llama;
 
 import dev.ein4j.models.HfActivations;
 import dev.ein4j.models.ModelConfig;
+import java.util.Objects;
 
 /**
  * The options of transformers' {@code LlamaConfig} that a {@code LlamaForCausalLM} reads, each
@@ -36,6 +37,7 @@ public record LlamaConfig(int vocabSize, int hiddenSize, int intermediateSize, i
      * @throws dev.ein4j.models.ModelLoadException if a value is malformed or not supported
      */
     public static LlamaConfig from(ModelConfig config) {
+        Objects.requireNonNull(config, "config");
         int hidden = config.positiveInteger("hidden_size", 4096);
         int heads = config.positiveInteger("num_attention_heads", 32);
         if (hidden % heads != 0) {

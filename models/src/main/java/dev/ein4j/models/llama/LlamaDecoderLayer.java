@@ -1,5 +1,6 @@
 package dev.ein4j.models.llama;
 
+import dev.ein4j.error.EinopsException;
 import dev.ein4j.models.HfActivations;
 import dev.ein4j.nn.GatedMlp;
 import dev.ein4j.nn.Module;
@@ -7,6 +8,7 @@ import dev.ein4j.nn.RmsNorm;
 import dev.ein4j.nn.RotaryEmbedding;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
+import java.util.Objects;
 
 /**
  * One pre-norm Llama decoder layer: x + self_attn(input_layernorm(x)), then
@@ -19,6 +21,7 @@ public final class LlamaDecoderLayer extends Module {
 
     /** @param config the options */
     public LlamaDecoderLayer(LlamaConfig config) {
+        Objects.requireNonNull(config, "config");
         int[] width = {config.hiddenSize()};
         this.attention = registerModule("self_attn", new LlamaAttention(config));
         registerModule("mlp", new GatedMlp(config.hiddenSize(), config.intermediateSize(), config.mlpBias(),
@@ -39,6 +42,8 @@ public final class LlamaDecoderLayer extends Module {
      * @return [b, t, H]
      */
     public Tensor forward(Tensor x, RotaryEmbedding.CosSin angles, Tensor keep) {
+        Objects.requireNonNull(x, "x");
+        Objects.requireNonNull(angles, "angles");
         Tensor hidden = x.add(attention.forward(children().get("input_layernorm").forward(x), angles, keep));
         return hidden.add(children().get("mlp").forward(children().get("post_attention_layernorm").forward(hidden)));
     }
@@ -46,6 +51,7 @@ public final class LlamaDecoderLayer extends Module {
     /** A layer needs positions: call {@link #forward(Tensor, RotaryEmbedding.CosSin, Tensor)}. */
     @Override
     public Tensor forward(Tensor x) {
-        throw new dev.ein4j.error.EinopsException("LlamaDecoderLayer needs the tokens' rotary angles: call forward(x, angles, keep)");
+        Objects.requireNonNull(x, "x");
+        throw new EinopsException("LlamaDecoderLayer needs the tokens' rotary angles: call forward(x, angles, keep)");
     }
 }

@@ -7,6 +7,7 @@ import dev.ein4j.nn.Linear;
 import dev.ein4j.tensor.Ein;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
+import java.util.Objects;
 
 /**
  * transformers' {@code LlamaForCausalLM}: {@link LlamaModel} ({@code model.*}) and {@code lm_head},
@@ -31,6 +32,7 @@ public final class LlamaForCausalLm extends LanguageModel {
 
     /** @param config the options (parameters are zeros until a checkpoint is loaded) */
     public LlamaForCausalLm(LlamaConfig config) {
+        Objects.requireNonNull(config, "config");
         this.config = config;
         this.model = registerModule("model", new LlamaModel(config));
         this.head = config.tieWordEmbeddings() ? null
@@ -42,6 +44,7 @@ public final class LlamaForCausalLm extends LanguageModel {
      * @return the model, with zeros for parameters
      */
     public static LlamaForCausalLm fromConfig(ModelConfig config) {
+        Objects.requireNonNull(config, "config");
         return new LlamaForCausalLm(LlamaConfig.from(config));
     }
 
@@ -91,6 +94,7 @@ public final class LlamaForCausalLm extends LanguageModel {
      * @return [b, t, V]
      */
     public Tensor head(Tensor hidden) {
+        Objects.requireNonNull(hidden, "hidden");
         return head == null ? Ein.einsum("b t h, v h -> b t v", hidden, model.tokenEmbedding().weight()) : head.forward(hidden);
     }
 }

@@ -1,5 +1,6 @@
 package dev.ein4j.models.llama;
 
+import dev.ein4j.models.AttentionHeads;
 import dev.ein4j.models.ModuleList;
 import dev.ein4j.nn.Embedding;
 import dev.ein4j.nn.Module;
@@ -9,6 +10,7 @@ import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Llama's body (transformers' {@code LlamaModel}, {@code model.*}): {@code embed_tokens}, the
@@ -24,6 +26,7 @@ public final class LlamaModel extends Module {
 
     /** @param config the options */
     public LlamaModel(LlamaConfig config) {
+        Objects.requireNonNull(config, "config");
         this.config = config;
         this.tokens = registerModule("embed_tokens", config.padTokenId() == null
                 ? new Embedding(config.vocabSize(), config.hiddenSize())
@@ -53,6 +56,7 @@ public final class LlamaModel extends Module {
      * @return the rotary angles of those positions
      */
     public RotaryEmbedding.CosSin angles(Tensor positionIds, int length) {
+        Objects.requireNonNull(positionIds, "positionIds");
         RotaryEmbedding embedding = config.rope().dependsOnLength() ? config.rope().embedding(length) : rotary;
         return embedding.cosSin(positionIds);
     }
@@ -64,6 +68,8 @@ public final class LlamaModel extends Module {
      * @return the final hidden states [b, t, H], after {@code norm}
      */
     public Tensor forward(Tensor inputIds, RotaryEmbedding.CosSin angles, Tensor keep) {
+        Objects.requireNonNull(inputIds, "inputIds");
+        Objects.requireNonNull(angles, "angles");
         Tensor hidden = tokens.forward(inputIds);
         for (LlamaDecoderLayer layer : layers.modules()) {
             hidden = layer.forward(hidden, angles, keep);
@@ -74,9 +80,10 @@ public final class LlamaModel extends Module {
     /** @return the hidden states of int32 ids [b, t] at positions 0..t-1, causally */
     @Override
     public Tensor forward(Tensor inputIds) {
+        Objects.requireNonNull(inputIds, "inputIds");
         int length = inputIds.length(1);
-        Tensor positions = dev.ein4j.models.AttentionHeads.positions(length);
+        Tensor positions = AttentionHeads.positions(length);
         return forward(inputIds, angles(positions, length),
-                dev.ein4j.models.AttentionHeads.causal(positions, positions, null));
+                AttentionHeads.causal(positions, positions, null));
     }
 }

@@ -3,6 +3,7 @@ package dev.ein4j.models.llama;
 import dev.ein4j.models.ModelConfig;
 import dev.ein4j.nn.RotaryEmbedding;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Llama's rotary position embedding parameters and the inverse frequencies they give, as
@@ -44,6 +45,7 @@ public record LlamaRope(String type, double theta, double factor, double lowFreq
      * @throws dev.ein4j.models.ModelLoadException for a rope type or value that is not supported
      */
     public static LlamaRope from(ModelConfig config, int headDim, int maxPositions) {
+        Objects.requireNonNull(config, "config");
         String key = config.has("rope_scaling") ? "rope_scaling" : "rope_parameters";
         ModelConfig parameters = config.object(key);
         double topTheta = config.number("rope_theta", 10000.0);

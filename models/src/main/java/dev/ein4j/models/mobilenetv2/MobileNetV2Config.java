@@ -2,6 +2,7 @@ package dev.ein4j.models.mobilenetv2;
 
 import dev.ein4j.models.HfActivations;
 import dev.ein4j.models.ModelConfig;
+import java.util.Objects;
 
 /**
  * The options of transformers' {@code MobileNetV2Config} that a
@@ -33,6 +34,7 @@ public record MobileNetV2Config(int numChannels, double depthMultiplier, int dep
      * @throws dev.ein4j.models.ModelLoadException if a value is malformed or not supported
      */
     public static MobileNetV2Config from(ModelConfig config) {
+        Objects.requireNonNull(config, "config");
         double multiplier = config.number("depth_multiplier", 1.0);
         if (!(multiplier > 0)) {
             throw config.unsupported("depth_multiplier", "but it must be greater than zero");

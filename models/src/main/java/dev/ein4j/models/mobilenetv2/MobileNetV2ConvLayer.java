@@ -7,6 +7,7 @@ import dev.ein4j.nn.ConvolutionOptions;
 import dev.ein4j.nn.Module;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
+import java.util.Objects;
 
 /**
  * transformers' {@code MobileNetV2ConvLayer}: {@code convolution} (no bias; depthwise when groups
@@ -35,6 +36,7 @@ public final class MobileNetV2ConvLayer extends Module {
      */
     public MobileNetV2ConvLayer(MobileNetV2Config config, int in, int out, int kernel, int stride, int groups, int dilation,
             Activation activation) {
+        Objects.requireNonNull(config, "config");
         this.kernel = kernel;
         this.stride = stride;
         this.dilation = dilation;
@@ -53,6 +55,7 @@ public final class MobileNetV2ConvLayer extends Module {
      */
     @Override
     public Tensor forward(Tensor x) {
+        Objects.requireNonNull(x, "x");
         Tensor input = tfPadding ? samePadding(x) : x;
         Tensor normalized = children().get("normalization").forward(children().get("convolution").forward(input));
         return activation == null ? normalized : activation.forward(normalized);

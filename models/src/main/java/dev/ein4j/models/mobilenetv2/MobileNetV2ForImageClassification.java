@@ -9,6 +9,7 @@ import dev.ein4j.nn.Module;
 import dev.ein4j.nn.Sequential;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
+import java.util.Objects;
 
 /**
  * transformers' {@code MobileNetV2ForImageClassification}: {@code mobilenet_v2} (the stem
@@ -38,6 +39,7 @@ public final class MobileNetV2ForImageClassification extends ImageClassifier {
 
     /** @param config the options (parameters are zeros until a checkpoint is loaded) */
     public MobileNetV2ForImageClassification(MobileNetV2Config config) {
+        Objects.requireNonNull(config, "config");
         this.config = config;
         this.features = config.finegrainedOutput() && config.depthMultiplier() < 1.0 ? 1280 : config.scaled(1280);
         this.body = registerModule("mobilenet_v2", new Body(config, features));
@@ -50,6 +52,7 @@ public final class MobileNetV2ForImageClassification extends ImageClassifier {
      * @return the model, with zeros for parameters
      */
     public static MobileNetV2ForImageClassification fromConfig(ModelConfig config) {
+        Objects.requireNonNull(config, "config");
         return new MobileNetV2ForImageClassification(MobileNetV2Config.from(config));
     }
 

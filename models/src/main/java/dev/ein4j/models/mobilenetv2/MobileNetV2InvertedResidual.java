@@ -3,6 +3,7 @@ package dev.ein4j.models.mobilenetv2;
 import dev.ein4j.models.HfActivations;
 import dev.ein4j.nn.Module;
 import dev.ein4j.tensor.Tensor;
+import java.util.Objects;
 
 /**
  * An inverted residual block: {@code expand_1x1} (to in·expand_ratio channels), the depthwise
@@ -21,6 +22,7 @@ public final class MobileNetV2InvertedResidual extends Module {
      * @param dilation the depthwise convolution's dilation
      */
     public MobileNetV2InvertedResidual(MobileNetV2Config config, int in, int out, int stride, int dilation) {
+        Objects.requireNonNull(config, "config");
         int expanded = config.expanded(in);
         this.residual = stride == 1 && in == out;
         registerModule("expand_1x1", new MobileNetV2ConvLayer(config, in, expanded, 1, 1, 1, 1,
@@ -32,6 +34,7 @@ public final class MobileNetV2InvertedResidual extends Module {
 
     @Override
     public Tensor forward(Tensor x) {
+        Objects.requireNonNull(x, "x");
         Tensor y = x;
         for (Module layer : children().values()) {
             y = layer.forward(y);

@@ -3,6 +3,7 @@ package dev.ein4j.models.resnet;
 import dev.ein4j.models.HfActivations;
 import dev.ein4j.models.ModelConfig;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The options of transformers' {@code ResNetConfig} that a {@code ResNetForImageClassification}
@@ -30,6 +31,7 @@ public record ResNetConfig(int numChannels, int embeddingSize, int[] hiddenSizes
      * @throws dev.ein4j.models.ModelLoadException if a value is malformed or not supported
      */
     public static ResNetConfig from(ModelConfig config) {
+        Objects.requireNonNull(config, "config");
         int[] sizes = config.integers("hidden_sizes", new int[] {256, 512, 1024, 2048});
         int[] depths = config.integers("depths", new int[] {3, 4, 6, 3});
         if (sizes.length == 0 || sizes.length != depths.length) {

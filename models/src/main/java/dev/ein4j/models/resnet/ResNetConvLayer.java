@@ -7,6 +7,7 @@ import dev.ein4j.nn.ConvolutionOptions;
 import dev.ein4j.nn.Module;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
+import java.util.Objects;
 
 /**
  * A ResNet convolution, transformers' {@code ResNetConvLayer} (and, without activation and with a
@@ -37,6 +38,7 @@ public final class ResNetConvLayer extends Module {
      */
     @Override
     public Tensor forward(Tensor x) {
+        Objects.requireNonNull(x, "x");
         Tensor normalized = children().get("normalization").forward(children().get("convolution").forward(x));
         return activation == null ? normalized : activation.forward(normalized);
     }

@@ -12,6 +12,7 @@ import dev.ein4j.nn.Rearrange;
 import dev.ein4j.nn.Sequential;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
+import java.util.Objects;
 
 /**
  * transformers' {@code ResNetForImageClassification}: {@code resnet} (the stem
@@ -35,6 +36,7 @@ public final class ResNetForImageClassification extends ImageClassifier {
 
     /** @param config the options (parameters are zeros until a checkpoint is loaded) */
     public ResNetForImageClassification(ResNetConfig config) {
+        Objects.requireNonNull(config, "config");
         this.config = config;
         this.resnet = registerModule("resnet", new Body(config));
         int[] sizes = config.hiddenSizes();
@@ -47,6 +49,7 @@ public final class ResNetForImageClassification extends ImageClassifier {
      * @return the model, with zeros for parameters
      */
     public static ResNetForImageClassification fromConfig(ModelConfig config) {
+        Objects.requireNonNull(config, "config");
         return new ResNetForImageClassification(ResNetConfig.from(config));
     }
 

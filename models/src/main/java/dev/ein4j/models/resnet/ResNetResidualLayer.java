@@ -5,6 +5,7 @@ import dev.ein4j.nn.Activation;
 import dev.ein4j.nn.Module;
 import dev.ein4j.nn.Sequential;
 import dev.ein4j.tensor.Tensor;
+import java.util.Objects;
 
 /**
  * A residual layer, transformers' {@code ResNetBasicLayer} or {@code ResNetBottleNeckLayer}:
@@ -24,6 +25,7 @@ public final class ResNetResidualLayer extends Module {
      * @param stride 1 or 2
      */
     public ResNetResidualLayer(ResNetConfig config, int in, int out, int stride) {
+        Objects.requireNonNull(config, "config");
         this.shortcut = in != out || stride != 1
                 ? registerModule("shortcut", new ResNetConvLayer(in, out, 1, stride, null)) : null;
         Activation relu = HfActivations.named("relu");
@@ -46,6 +48,7 @@ public final class ResNetResidualLayer extends Module {
      */
     @Override
     public Tensor forward(Tensor x) {
+        Objects.requireNonNull(x, "x");
         Tensor residual = shortcut == null ? x : shortcut.forward(x);
         return activation.forward(children().get("layer").forward(x).add(residual));
     }

@@ -2,6 +2,7 @@ package dev.ein4j.models.vit;
 
 import dev.ein4j.models.HfActivations;
 import dev.ein4j.models.ModelConfig;
+import java.util.Objects;
 
 /**
  * The options of transformers' {@code ViTConfig} that a {@code ViTForImageClassification} reads,
@@ -32,6 +33,7 @@ public record VitConfig(int hiddenSize, int numHiddenLayers, int numAttentionHea
      * @throws dev.ein4j.models.ModelLoadException if a value is malformed or not supported
      */
     public static VitConfig from(ModelConfig config) {
+        Objects.requireNonNull(config, "config");
         int hidden = config.positiveInteger("hidden_size", 768);
         int heads = config.positiveInteger("num_attention_heads", 12);
         if (!config.has("head_dim") && hidden % heads != 0) {

@@ -7,6 +7,7 @@ import dev.ein4j.nn.Functional;
 import dev.ein4j.nn.Module;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
+import java.util.Objects;
 
 /**
  * ViT's embeddings: patches by a convolution whose kernel and stride are the patch
@@ -19,6 +20,7 @@ public final class VitEmbeddings extends Module {
 
     /** @param config the options */
     public VitEmbeddings(VitConfig config) {
+        Objects.requireNonNull(config, "config");
         int[] patch = config.patchSize();
         int width = config.hiddenSize();
         registerParameter("cls_token", Tensor.zeros(1, 1, width));
@@ -34,6 +36,7 @@ public final class VitEmbeddings extends Module {
      */
     @Override
     public Tensor forward(Tensor pixelValues) {
+        Objects.requireNonNull(pixelValues, "pixelValues");
         Tensor patches = children().get("patch_embeddings").forward(pixelValues).rearrange("b h gh gw -> b (gh gw) h");
         Tensor cls = parameter("cls_token");
         Tensor tokens = Tensor.concat(1, cls.expand(patches.length(0), 1, cls.length(2)), patches);

@@ -13,6 +13,7 @@ import dev.ein4j.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * transformers' {@code ViTForImageClassification}: {@code vit} (embeddings, {@code encoder.layer.N},
@@ -34,6 +35,7 @@ public final class VitForImageClassification extends ImageClassifier {
 
     /** @param config the options (parameters are zeros until a checkpoint is loaded) */
     public VitForImageClassification(VitConfig config) {
+        Objects.requireNonNull(config, "config");
         this.config = config;
         this.vit = registerModule("vit", new Body(config));
         this.classifier = config.numLabels() == 0 ? null
@@ -45,6 +47,7 @@ public final class VitForImageClassification extends ImageClassifier {
      * @return the model, with zeros for parameters
      */
     public static VitForImageClassification fromConfig(ModelConfig config) {
+        Objects.requireNonNull(config, "config");
         return new VitForImageClassification(VitConfig.from(config));
     }
 

@@ -10,6 +10,7 @@ import dev.ein4j.nn.Linear;
 import dev.ein4j.nn.Module;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
+import java.util.Objects;
 
 /**
  * One pre-norm ViT encoder layer: x + attention(layernorm_before(x)), then
@@ -24,6 +25,7 @@ public final class VitLayer extends Module {
 
     /** @param config the options */
     public VitLayer(VitConfig config) {
+        Objects.requireNonNull(config, "config");
         int width = config.hiddenSize();
         int inner = config.numAttentionHeads() * config.headDim();
         int[] normalized = {width};
@@ -49,6 +51,7 @@ public final class VitLayer extends Module {
      */
     @Override
     public Tensor forward(Tensor x) {
+        Objects.requireNonNull(x, "x");
         Tensor attended = children().get("attention").forward(children().get("layernorm_before").forward(x));
         Tensor hidden = Functional.dropout(attended, dropout, isTraining()).add(x);
         Tensor inner = activation.forward(children().get("intermediate").forward(children().get("layernorm_after").forward(hidden)));
