@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ein4j.models.AutoModel;
 import dev.ein4j.models.ImageClassifier;
 import dev.ein4j.models.LanguageModel;
+import dev.ein4j.models.PretrainedModel;
 import dev.ein4j.nn.io.Npy;
 import dev.ein4j.nn.io.SafeTensors;
 import dev.ein4j.tensor.Generator;
@@ -133,6 +134,21 @@ class ModelsCommandTest {
         assertThat(models("run", gpt2.toString(), "--input", floats.toString(), "--output", out)).isEqualTo(2);
         assertThat(errorLine()).contains("(2 problems, nothing was loaded):; missing: transformer.wpe.weight [8, 16]; missing: transformer.ln_f.bias [16]");
         assertThat(Files.exists(Path.of(out))).isFalse();
+    }
+
+    /** The README's "Run a Hugging Face model" snippet, on the small folders (ids within their vocabulary). */
+    @Test
+    void readmeSnippetGivesTheShapesItClaims() throws IOException {
+        PretrainedModel model = AutoModel.load(folder("gpt2", TinyFolders.GPT2));
+        Tensor logits = ((LanguageModel) model).logits(Tensor.of(new int[] {1, 45, 49}, 1, 3));
+        assertThat(logits.shape()).containsExactly(1, 3, 50);
+        Tensor ids = Tensor.of(new int[] {3, 4, 5, 6}, 2, 2);
+        Tensor padded = ((LanguageModel) model).logits(ids, Tensor.of(new int[] {1, 1, 0, 1}, 2, 2));
+        assertThat(padded.shape()).containsExactly(2, 2, 50);
+        ImageClassifier vit = (ImageClassifier) AutoModel.load(folder("vit", TinyFolders.VIT));
+        Tensor pixels = Tensor.randn(new Generator(8), 3, 3, 16, 16);
+        assertThat(vit.logits(pixels).shape()).containsExactly(3, 2);
+        assertThat(vit.features(pixels).shape()).containsExactly(3, vit.featureSize());
     }
 
     @Test
