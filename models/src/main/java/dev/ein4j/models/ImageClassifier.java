@@ -18,14 +18,37 @@ import java.util.Objects;
  */
 public abstract class ImageClassifier extends PretrainedModel {
 
+    private final int numChannels;
+    private final int numLabels;
+    private final int featureSize;
+
+    /**
+     * @param architecture the transformers class, as {@code architectures[0]} names it
+     * @param numChannels the channels of an input image
+     * @param numLabels the classes of the head, 0 for none
+     * @param featureSize the width of the pooled features
+     */
+    protected ImageClassifier(String architecture, int numChannels, int numLabels, int featureSize) {
+        super(architecture);
+        this.numChannels = numChannels;
+        this.numLabels = numLabels;
+        this.featureSize = featureSize;
+    }
+
     /** @return the channels of an input image (3 for RGB) */
-    public abstract int numChannels();
+    public final int numChannels() {
+        return numChannels;
+    }
 
     /** @return the classes of the head (the width of the logits); 0 for a model without classifier */
-    public abstract int numLabels();
+    public final int numLabels() {
+        return numLabels;
+    }
 
     /** @return the width of {@link #features}, the pooled representation the classifier reads */
-    public abstract int featureSize();
+    public final int featureSize() {
+        return featureSize;
+    }
 
     /**
      * @param pixelValues float [b, c, h, w], normalized as the model's image processor does

@@ -3,6 +3,9 @@ package dev.ein4j.models;
 import dev.ein4j.error.EinopsException;
 import dev.ein4j.error.ShapeException;
 import dev.ein4j.ir.DType;
+import dev.ein4j.nn.Embedding;
+import dev.ein4j.nn.Linear;
+import dev.ein4j.tensor.Ein;
 import dev.ein4j.tensor.Tensor;
 import java.util.Arrays;
 import java.util.List;
@@ -22,11 +25,42 @@ import java.util.Objects;
  */
 public abstract class LanguageModel extends PretrainedModel {
 
+    private final int vocabularySize;
+    private final int maxPositions;
+
+    /**
+     * @param architecture the transformers class, as {@code architectures[0]} names it
+     * @param vocabularySize V
+     * @param maxPositions the longest sequence the model reads, or {@link Integer#MAX_VALUE}
+     */
+    protected LanguageModel(String architecture, int vocabularySize, int maxPositions) {
+        super(architecture);
+        this.vocabularySize = vocabularySize;
+        this.maxPositions = maxPositions;
+    }
+
     /** @return the number of token ids, V: logits are [b, t, V] */
-    public abstract int vocabularySize();
+    public final int vocabularySize() {
+        return vocabularySize;
+    }
 
     /** @return the longest sequence the model reads (its learned positions), or {@link Integer#MAX_VALUE} */
-    public abstract int maxPositions();
+    public final int maxPositions() {
+        return maxPositions;
+    }
+
+    /**
+     * The language modelling head: {@code einsum("b t h, v h -> b t v")} against the token
+     * embeddings when they are tied to it, else its own linear layer.
+     *
+     * @param hidden [b, t, H]
+     * @param head the head's layer ({@code lm_head}), or null when tied
+     * @param embedding the token embeddings [V, H]
+     * @return [b, t, V]
+     */
+    protected static Tensor vocabularyLogits(Tensor hidden, Linear head, Embedding embedding) {
+        return head == null ? Ein.einsum("b t h, v h -> b t v", hidden, embedding.weight()) : head.forward(hidden);
+    }
 
     /**
      * @param inputIds int32 [b, t], each in [0, V)

@@ -150,6 +150,19 @@ public final class ModelConfig {
     }
 
     /**
+     * @param key a key holding a count (layers, blocks)
+     * @param fallback the value when the key is absent or null
+     * @return the integer, at least 0
+     */
+    public int nonNegativeInteger(String key, int fallback) {
+        int value = integer(key, fallback);
+        if (value < 0) {
+            throw unsupported(key, "must not be negative");
+        }
+        return value;
+    }
+
+    /**
      * @param key a key holding a number
      * @param fallback the value when the key is absent or null
      * @return the number

@@ -18,8 +18,17 @@ import java.util.Objects;
  */
 public abstract class PretrainedModel extends Module {
 
+    private final String architecture;
+
+    /** @param architecture the transformers class this model implements, as {@code architectures[0]} names it */
+    protected PretrainedModel(String architecture) {
+        this.architecture = Objects.requireNonNull(architecture, "architecture");
+    }
+
     /** @return the transformers class this model implements, as {@code architectures[0]} names it */
-    public abstract String architecture();
+    public final String architecture() {
+        return architecture;
+    }
 
     /**
      * Whether a checkpoint tensor that this model does not hold may be skipped: a copy of a tied

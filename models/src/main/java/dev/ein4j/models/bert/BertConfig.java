@@ -55,7 +55,7 @@ public record BertConfig(int vocabSize, int hiddenSize, int numHiddenLayers, int
         if (cross && !decoder) {
             throw config.unsupported("add_cross_attention", "which needs is_decoder true");
         }
-        return new BertConfig(vocab, hidden, config.integer("num_hidden_layers", 12), heads,
+        return new BertConfig(vocab, hidden, config.nonNegativeInteger("num_hidden_layers", 12), heads,
                 config.positiveInteger("intermediate_size", 3072), config.choice("hidden_act", "gelu", HfActivations.NAMES),
                 config.number("hidden_dropout_prob", 0.1), config.number("attention_probs_dropout_prob", 0.1),
                 config.positiveInteger("max_position_embeddings", 512), config.positiveInteger("type_vocab_size", 2),

@@ -42,7 +42,7 @@ public final class BertForMaskedLm extends LanguageModel {
 
     /** @param config the options (parameters are zeros until a checkpoint is loaded) */
     public BertForMaskedLm(BertConfig config) {
-        Objects.requireNonNull(config, "config");
+        super(ARCHITECTURE, Objects.requireNonNull(config, "config").vocabSize(), config.maxPositionEmbeddings());
         this.config = config;
         this.bert = registerModule("bert", new BertModel(config));
         this.predictions = new Predictions(config, bert.embeddings());
@@ -68,20 +68,8 @@ public final class BertForMaskedLm extends LanguageModel {
         return bert;
     }
 
-    @Override
-    public String architecture() {
-        return ARCHITECTURE;
-    }
 
-    @Override
-    public int vocabularySize() {
-        return config.vocabSize();
-    }
 
-    @Override
-    public int maxPositions() {
-        return config.maxPositionEmbeddings();
-    }
 
     /**
      * @param inputIds int32 [b, t]

@@ -38,7 +38,7 @@ public record ConvNextConfig(int numChannels, int patchSize, int numStages, int[
         }
         for (int i = 0; i < stages; i++) {
             if (sizes[i] < 1 || depths[i] < 0) {
-                throw config.unsupported(sizes[i] < 1 ? "hidden_sizes" : "depths", "which must hold positive integers");
+                throw config.unsupported(sizes[i] < 1 ? "hidden_sizes" : "depths", "which must hold positive sizes and non-negative depths");
             }
         }
         int patch = config.pair("patch_size", 4)[0];

@@ -36,7 +36,8 @@ public final class ConvNextForImageClassification extends ImageClassifier {
 
     /** @param config the options (parameters are zeros until a checkpoint is loaded) */
     public ConvNextForImageClassification(ConvNextConfig config) {
-        Objects.requireNonNull(config, "config");
+        super(ARCHITECTURE, Objects.requireNonNull(config, "config").numChannels(), config.numLabels(),
+                config.hiddenSizes()[config.numStages() - 1]);
         this.config = config;
         this.convnext = registerModule("convnext", new Body(config));
         this.classifier = config.numLabels() == 0 ? null
@@ -57,25 +58,9 @@ public final class ConvNextForImageClassification extends ImageClassifier {
         return config;
     }
 
-    @Override
-    public String architecture() {
-        return ARCHITECTURE;
-    }
 
-    @Override
-    public int numChannels() {
-        return config.numChannels();
-    }
 
-    @Override
-    public int numLabels() {
-        return config.numLabels();
-    }
 
-    @Override
-    public int featureSize() {
-        return config.hiddenSizes()[config.numStages() - 1];
-    }
 
     @Override
     protected Tensor computeFeatures(Tensor pixelValues) {

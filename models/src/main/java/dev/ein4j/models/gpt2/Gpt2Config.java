@@ -52,7 +52,7 @@ public record Gpt2Config(int vocabSize, int nPositions, int nEmbd, int nLayer, i
         String activation = config.choice("activation_function", "gelu_new", HfActivations.NAMES);
         return new Gpt2Config(config.positiveInteger("vocab_size", 50257),
                 config.positiveInteger("n_positions", config.positiveInteger("max_position_embeddings", 1024)), nEmbd,
-                config.integer("n_layer", config.integer("num_hidden_layers", 12)), nHead,
+                config.nonNegativeInteger("n_layer", config.nonNegativeInteger("num_hidden_layers", 12)), nHead,
                 nInner == null ? 4 * nEmbd : nInner, activation, config.number("resid_pdrop", 0.1),
                 config.number("embd_pdrop", 0.1), config.number("attn_pdrop", 0.1),
                 config.number("layer_norm_epsilon", 1e-5), config.bool("scale_attn_weights", true),

@@ -4,7 +4,6 @@ import dev.ein4j.models.AttentionHeads;
 import dev.ein4j.models.LanguageModel;
 import dev.ein4j.models.ModelConfig;
 import dev.ein4j.nn.Linear;
-import dev.ein4j.tensor.Ein;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
 import java.util.Objects;
@@ -30,7 +29,7 @@ public final class Gpt2LmHeadModel extends LanguageModel {
 
     /** @param config the options (parameters are zeros until a checkpoint is loaded) */
     public Gpt2LmHeadModel(Gpt2Config config) {
-        Objects.requireNonNull(config, "config");
+        super(ARCHITECTURE, Objects.requireNonNull(config, "config").vocabSize(), config.nPositions());
         this.config = config;
         this.transformer = registerModule("transformer", new Gpt2Model(config));
         this.head = config.tieWordEmbeddings() ? null
@@ -56,20 +55,8 @@ public final class Gpt2LmHeadModel extends LanguageModel {
         return transformer;
     }
 
-    @Override
-    public String architecture() {
-        return ARCHITECTURE;
-    }
 
-    @Override
-    public int vocabularySize() {
-        return config.vocabSize();
-    }
 
-    @Override
-    public int maxPositions() {
-        return config.nPositions();
-    }
 
     /** Older checkpoints hold the causal-mask buffers; a tied head's weight is {@code wte}'s. */
     @Override
@@ -91,7 +78,6 @@ public final class Gpt2LmHeadModel extends LanguageModel {
      */
     public Tensor head(Tensor hidden) {
         Objects.requireNonNull(hidden, "hidden");
-        return head == null ? Ein.einsum("b t e, v e -> b t v", hidden, transformer.tokenEmbedding().weight())
-                : head.forward(hidden);
+        return vocabularyLogits(hidden, head, transformer.tokenEmbedding());
     }
 }

@@ -58,7 +58,7 @@ public record LlamaConfig(int vocabSize, int hiddenSize, int intermediateSize, i
             pad = null; // transformers warns and embeds such a token like any other
         }
         return new LlamaConfig(vocab, hidden, config.positiveInteger("intermediate_size", 11008),
-                config.integer("num_hidden_layers", 32), heads, keyValueHeads, headDim,
+                config.nonNegativeInteger("num_hidden_layers", 32), heads, keyValueHeads, headDim,
                 config.choice("hidden_act", "silu", HfActivations.NAMES), maxPositions,
                 config.number("rms_norm_eps", 1e-6), pad, config.bool("tie_word_embeddings", false),
                 config.bool("attention_bias", false), config.number("attention_dropout", 0.0),

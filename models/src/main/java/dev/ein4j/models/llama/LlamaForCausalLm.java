@@ -4,7 +4,6 @@ import dev.ein4j.models.AttentionHeads;
 import dev.ein4j.models.LanguageModel;
 import dev.ein4j.models.ModelConfig;
 import dev.ein4j.nn.Linear;
-import dev.ein4j.tensor.Ein;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
 import java.util.Objects;
@@ -32,7 +31,7 @@ public final class LlamaForCausalLm extends LanguageModel {
 
     /** @param config the options (parameters are zeros until a checkpoint is loaded) */
     public LlamaForCausalLm(LlamaConfig config) {
-        Objects.requireNonNull(config, "config");
+        super(ARCHITECTURE, Objects.requireNonNull(config, "config").vocabSize(), Integer.MAX_VALUE);
         this.config = config;
         this.model = registerModule("model", new LlamaModel(config));
         this.head = config.tieWordEmbeddings() ? null
@@ -58,21 +57,8 @@ public final class LlamaForCausalLm extends LanguageModel {
         return model;
     }
 
-    @Override
-    public String architecture() {
-        return ARCHITECTURE;
-    }
 
-    @Override
-    public int vocabularySize() {
-        return config.vocabSize();
-    }
 
-    /** @return no limit: rotary positions extrapolate (beyond max_position_embeddings quality may drop) */
-    @Override
-    public int maxPositions() {
-        return Integer.MAX_VALUE;
-    }
 
     /** Older checkpoints hold the rotary inverse frequencies; a tied head's weight is the embeddings'. */
     @Override
@@ -95,6 +81,6 @@ public final class LlamaForCausalLm extends LanguageModel {
      */
     public Tensor head(Tensor hidden) {
         Objects.requireNonNull(hidden, "hidden");
-        return head == null ? Ein.einsum("b t h, v h -> b t v", hidden, model.tokenEmbedding().weight()) : head.forward(hidden);
+        return vocabularyLogits(hidden, head, model.tokenEmbedding());
     }
 }

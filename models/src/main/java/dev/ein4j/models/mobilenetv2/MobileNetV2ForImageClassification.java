@@ -33,18 +33,21 @@ public final class MobileNetV2ForImageClassification extends ImageClassifier {
     private static final int[] STRIDES = {2, 1, 2, 1, 1, 2, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1};
 
     private final MobileNetV2Config config;
-    private final int features;
     private final Module body;
     private final Linear classifier;
 
     /** @param config the options (parameters are zeros until a checkpoint is loaded) */
     public MobileNetV2ForImageClassification(MobileNetV2Config config) {
-        Objects.requireNonNull(config, "config");
+        super(ARCHITECTURE, Objects.requireNonNull(config, "config").numChannels(), config.numLabels(), outputChannels(config));
         this.config = config;
-        this.features = config.finegrainedOutput() && config.depthMultiplier() < 1.0 ? 1280 : config.scaled(1280);
-        this.body = registerModule("mobilenet_v2", new Body(config, features));
+        this.body = registerModule("mobilenet_v2", new Body(config, featureSize()));
         this.classifier = config.numLabels() == 0 ? null
-                : registerModule("classifier", new Linear(features, config.numLabels(), true, Generator.global()));
+                : registerModule("classifier", new Linear(featureSize(), config.numLabels(), true, Generator.global()));
+    }
+
+    /** The channels of the last 1x1 convolution: 1280, scaled unless finegrained_output keeps them below multiplier 1. */
+    private static int outputChannels(MobileNetV2Config config) {
+        return config.finegrainedOutput() && config.depthMultiplier() < 1.0 ? 1280 : config.scaled(1280);
     }
 
     /**
@@ -61,25 +64,9 @@ public final class MobileNetV2ForImageClassification extends ImageClassifier {
         return config;
     }
 
-    @Override
-    public String architecture() {
-        return ARCHITECTURE;
-    }
 
-    @Override
-    public int numChannels() {
-        return config.numChannels();
-    }
 
-    @Override
-    public int numLabels() {
-        return config.numLabels();
-    }
 
-    @Override
-    public int featureSize() {
-        return features;
-    }
 
     @Override
     protected Tensor computeFeatures(Tensor pixelValues) {

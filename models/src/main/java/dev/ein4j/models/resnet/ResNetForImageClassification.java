@@ -36,12 +36,12 @@ public final class ResNetForImageClassification extends ImageClassifier {
 
     /** @param config the options (parameters are zeros until a checkpoint is loaded) */
     public ResNetForImageClassification(ResNetConfig config) {
-        Objects.requireNonNull(config, "config");
+        super(ARCHITECTURE, Objects.requireNonNull(config, "config").numChannels(), config.numLabels(),
+                config.hiddenSizes()[config.hiddenSizes().length - 1]);
         this.config = config;
         this.resnet = registerModule("resnet", new Body(config));
-        int[] sizes = config.hiddenSizes();
         this.classifier = config.numLabels() == 0 ? null : registerModule("classifier", new Sequential(
-                new Rearrange("b ... -> b (...)"), new Linear(sizes[sizes.length - 1], config.numLabels(), true, Generator.global())));
+                new Rearrange("b ... -> b (...)"), new Linear(featureSize(), config.numLabels(), true, Generator.global())));
     }
 
     /**
@@ -58,26 +58,9 @@ public final class ResNetForImageClassification extends ImageClassifier {
         return config;
     }
 
-    @Override
-    public String architecture() {
-        return ARCHITECTURE;
-    }
 
-    @Override
-    public int numChannels() {
-        return config.numChannels();
-    }
 
-    @Override
-    public int numLabels() {
-        return config.numLabels();
-    }
 
-    @Override
-    public int featureSize() {
-        int[] sizes = config.hiddenSizes();
-        return sizes[sizes.length - 1];
-    }
 
     @Override
     protected Tensor computeFeatures(Tensor pixelValues) {

@@ -46,11 +46,21 @@ public record VitConfig(int hiddenSize, int numHiddenLayers, int numAttentionHea
                 throw config.unsupported("patch_size", "which does not fit image_size " + image[0] + "x" + image[1]);
             }
         }
-        return new VitConfig(hidden, config.integer("num_hidden_layers", 12), heads,
+        return new VitConfig(hidden, config.nonNegativeInteger("num_hidden_layers", 12), heads,
                 config.positiveInteger("head_dim", hidden / heads), config.positiveInteger("intermediate_size", 3072),
                 config.choice("hidden_act", "gelu", HfActivations.NAMES), config.number("hidden_dropout_prob", 0.0),
                 config.number("attention_probs_dropout_prob", 0.0), config.number("layer_norm_eps", 1e-12), image, patch,
                 config.positiveInteger("num_channels", 3), config.bool("qkv_bias", true), config.numLabels());
+    }
+
+    @Override
+    public int[] imageSize() {
+        return imageSize.clone();
+    }
+
+    @Override
+    public int[] patchSize() {
+        return patchSize.clone();
     }
 
     /** @return the patches of an image, (height / patch) · (width / patch) */

@@ -35,7 +35,7 @@ public final class VitForImageClassification extends ImageClassifier {
 
     /** @param config the options (parameters are zeros until a checkpoint is loaded) */
     public VitForImageClassification(VitConfig config) {
-        Objects.requireNonNull(config, "config");
+        super(ARCHITECTURE, Objects.requireNonNull(config, "config").numChannels(), config.numLabels(), config.hiddenSize());
         this.config = config;
         this.vit = registerModule("vit", new Body(config));
         this.classifier = config.numLabels() == 0 ? null
@@ -56,25 +56,9 @@ public final class VitForImageClassification extends ImageClassifier {
         return config;
     }
 
-    @Override
-    public String architecture() {
-        return ARCHITECTURE;
-    }
 
-    @Override
-    public int numChannels() {
-        return config.numChannels();
-    }
 
-    @Override
-    public int numLabels() {
-        return config.numLabels();
-    }
 
-    @Override
-    public int featureSize() {
-        return config.hiddenSize();
-    }
 
     /** @return the last hidden state of the class token, after {@code vit.layernorm} */
     @Override
