@@ -68,9 +68,6 @@ public final class BertForMaskedLm extends LanguageModel {
         return bert;
     }
 
-
-
-
     /**
      * @param inputIds int32 [b, t]
      * @param tokenTypeIds int32 [b, t], each below type_vocab_size (the segment of each token)

@@ -58,10 +58,6 @@ public final class ConvNextForImageClassification extends ImageClassifier {
         return config;
     }
 
-
-
-
-
     @Override
     protected Tensor computeFeatures(Tensor pixelValues) {
         return convnext.forward(pixelValues);

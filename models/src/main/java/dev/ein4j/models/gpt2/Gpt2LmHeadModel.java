@@ -55,9 +55,6 @@ public final class Gpt2LmHeadModel extends LanguageModel {
         return transformer;
     }
 
-
-
-
     /** Older checkpoints hold the causal-mask buffers; a tied head's weight is {@code wte}'s. */
     @Override
     protected boolean ignoresCheckpointTensor(String name) {

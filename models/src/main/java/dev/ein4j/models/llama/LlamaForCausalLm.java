@@ -57,9 +57,6 @@ public final class LlamaForCausalLm extends LanguageModel {
         return model;
     }
 
-
-
-
     /** Older checkpoints hold the rotary inverse frequencies; a tied head's weight is the embeddings'. */
     @Override
     protected boolean ignoresCheckpointTensor(String name) {

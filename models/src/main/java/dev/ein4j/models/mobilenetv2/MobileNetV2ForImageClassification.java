@@ -64,10 +64,6 @@ public final class MobileNetV2ForImageClassification extends ImageClassifier {
         return config;
     }
 
-
-
-
-
     @Override
     protected Tensor computeFeatures(Tensor pixelValues) {
         return body.forward(pixelValues);

@@ -58,10 +58,6 @@ public final class ResNetForImageClassification extends ImageClassifier {
         return config;
     }
 
-
-
-
-
     @Override
     protected Tensor computeFeatures(Tensor pixelValues) {
         return resnet.forward(pixelValues);

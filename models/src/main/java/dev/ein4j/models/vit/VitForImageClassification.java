@@ -56,10 +56,6 @@ public final class VitForImageClassification extends ImageClassifier {
         return config;
     }
 
-
-
-
-
     /** @return the last hidden state of the class token, after {@code vit.layernorm} */
     @Override
     protected Tensor computeFeatures(Tensor pixelValues) {
