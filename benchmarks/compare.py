@@ -24,7 +24,7 @@ three runs is within 1.5x of the fastest (at most max(12 s, 4 x warm-up)); then 
 median of the last three warm-up runs, between 3 and 100).
 
 The ratio columns say how ein4j compares with the better of numpy and PyTorch; a ratio > 1 always
-means ein4j is better: for throughputs (GFLOP/s, GB/s) it is ein4j / best, for times (ms/step,
+means ein4j is better: for throughputs (GFLOP/s, GB/s) it is ein4j / best, for times (ms/step, ms/batch,
 us/call) it is best / ein4j.
 """
 
@@ -51,6 +51,7 @@ WORKLOADS = [
     "mlp-step",
     "conv2d-fwd-c64", "conv2d-fwd-bwd-c64", "conv2d-fwd-c3", "conv2d-fwd-bwd-c3",
     "cnn-step",
+    "resnet18-fwd", "vit-tiny-fwd",
 ]
 NUMPY_WORKLOADS = {"matmul-256", "matmul-512", "matmul-1024", "matmul-2048",
                    "transpose", "rearrange-overhead", "softmax"}
@@ -63,10 +64,17 @@ UNITS = {
     "conv2d-fwd-c64": "GFLOP/s", "conv2d-fwd-bwd-c64": "GFLOP/s",
     "conv2d-fwd-c3": "GFLOP/s", "conv2d-fwd-bwd-c3": "GFLOP/s",
     "cnn-step": "ms/step",
+    "resnet18-fwd": "ms/batch", "vit-tiny-fwd": "ms/batch",
 }
-TIME_UNITS = {"ms/step", "us/call"}
+TIME_UNITS = {"ms/step", "ms/batch", "us/call"}
 REARRANGE_CALLS = 100_000
 CONV_CASES = {"c64": (32, 64, 32, 64, 3, 1), "c3": (64, 3, 32, 32, 5, 0)}  # N, C, size, O, k, pad
+# Hugging Face image classifiers, saved once with random weights by transformers into MODELS_DIR (a
+# folder per model with pixel_values.npy): PyTorch loads them with from_pretrained, ein4j-bench with
+# AutoModel (the environment variable EIN4J_BENCH_MODELS), so both run the same weights on the same pixels.
+MODEL_FOLDERS = {"resnet18-fwd": "resnet18", "vit-tiny-fwd": "vit-tiny"}
+MODELS_DIR = os.path.join(HERE, "target", "hf-models")
+MODEL_BATCH, MODEL_IMAGE = 4, 224
 
 
 def conv_flops(case, backward):
@@ -103,6 +111,33 @@ def figure(name, median_ms):
     if unit == "us/call":
         return median_ms * 1e3 / work(name)
     return median_ms
+
+
+def prepare_model_folders(names):
+    """Writes the model folders the named workloads need (ResNet-18 and ViT-Tiny shapes), once."""
+    needed = [MODEL_FOLDERS[n] for n in names if n in MODEL_FOLDERS]
+    for folder in needed:
+        path = os.path.join(MODELS_DIR, folder)
+        if os.path.exists(os.path.join(path, "pixel_values.npy")):
+            continue
+        import numpy as np
+        import torch
+        from transformers import (ResNetConfig, ResNetForImageClassification, ViTConfig,
+                                  ViTForImageClassification)
+        torch.manual_seed(0)
+        if folder == "resnet18":
+            model = ResNetForImageClassification(ResNetConfig(
+                embedding_size=64, hidden_sizes=[64, 128, 256, 512], depths=[2, 2, 2, 2], layer_type="basic",
+                num_labels=1000))
+        else:
+            model = ViTForImageClassification(ViTConfig(
+                hidden_size=192, num_hidden_layers=12, num_attention_heads=3, intermediate_size=768, image_size=224,
+                patch_size=16, num_labels=1000))
+        model.eval().save_pretrained(path, safe_serialization=True)
+        pixels = np.random.default_rng(0).standard_normal((MODEL_BATCH, 3, MODEL_IMAGE, MODEL_IMAGE), dtype=np.float32)
+        np.save(os.path.join(path, "pixel_values.npy"), pixels)
+        print(f"# wrote {path}", file=sys.stderr, flush=True)
+    return MODELS_DIR
 
 
 # ---------------------------------------------------------------------------------- timing
@@ -245,6 +280,17 @@ def torch_workload(name):
             h = F.relu(F.linear(h, p[4], p[5]))
             return F.cross_entropy(F.linear(h, p[6], p[7]), labels)
         return sgd_step(loss_of, params)
+    if name in MODEL_FOLDERS:
+        import numpy as np
+        from transformers import AutoModelForImageClassification
+        path = os.path.join(os.environ.get("EIN4J_BENCH_MODELS", MODELS_DIR), MODEL_FOLDERS[name])
+        model = AutoModelForImageClassification.from_pretrained(path).eval()
+        pixels = torch.from_numpy(np.load(os.path.join(path, "pixel_values.npy")))
+
+        def forward():
+            with torch.no_grad():
+                return model(pixel_values=pixels).logits
+        return forward
     return None
 
 
@@ -471,6 +517,8 @@ def main():
     if not os.path.exists(args.jar):
         parser.error(f"{args.jar} not found: build it with mvn -B -f benchmarks/pom.xml package")
 
+    if any(n in MODEL_FOLDERS for n in names):
+        os.environ.setdefault("EIN4J_BENCH_MODELS", prepare_model_folders(names))
     started = datetime.datetime.now(datetime.timezone.utc)
     load_before = os.getloadavg()
     java_runs = []
@@ -528,7 +576,7 @@ def main():
         lines.append("| " + " | ".join(row) + " |")
     lines.append("")
     lines.append("Ratios: > 1 means ein4j is better than the better of numpy and PyTorch "
-                 "(throughput: ein4j / best; ms/step and us/call: best / ein4j). "
+                 "(throughput: ein4j / best; ms/step, ms/batch and us/call: best / ein4j). "
                  f"†: the median run took more than {DISTURBED:g}× the fastest one (disturbed by the load).")
     lines.append("")
     lines.append("Median time of one run, ms (min–max over the timed runs):")

@@ -32,7 +32,7 @@ import org.w3c.dom.Node;
  *
  * <ul>
  *   <li>only dsl-parser imports ANTLR, only backends/opencl imports JOCL;</li>
- *   <li>dependencies between ein4j modules follow grammar → dsl-parser → einops-core → autograd → nn
+ *   <li>dependencies between ein4j modules follow grammar → dsl-parser → einops-core → autograd → nn → models
  *       (a module depends only on modules of lower rank); a backend (backends/*) depends only on
  *       einops-core, dsl-parser and grammar; examples, conformance-tests and benchmarks may depend on
  *       anything; a layer's tests (test scope only) may use a backend, so they run on it too; the javac

@@ -44,6 +44,10 @@ public final class Main {
                   bars [STEPS]    a one-block attention classifier on generated 8x8 images of bars
                   pattern OPERATION PATTERN
                                   a pattern's canonical form and axis structure, or its error with a caret
+                  models run DIR --input X.npy --output Y.npy
+                                  a Hugging Face model folder's logits for input_ids or pixel_values
+                  models finetune DIR [--steps N] [--seed N]
+                                  a new classifier head on a loaded image model, trained a few steps
                   models tokenize DIR --input TEXTS.jsonl --output OUT.jsonl
                                   ids and decoded text of each JSON string line, with DIR/tokenizer.json""");
     }

@@ -5,6 +5,7 @@ import dev.ein4j.ir.DType;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
 import java.util.Arrays;
+import java.util.function.Supplier;
 
 /**
  * Weight initializers, as PyTorch's {@code nn.init}: float32 tensors drawn from a generator
@@ -14,11 +15,37 @@ import java.util.Arrays;
  * <pre>{@code
  * Tensor w = Init.kaimingUniform(generator, Math.sqrt(5), 128, 784);   // nn.Linear's default
  * Tensor k = Init.xavierNormal(generator, 1.0, 64, 32, 3, 3);
+ * Linear empty = Init.withoutInitialization(() -> new Linear(4096, 4096));   // zeros, nothing drawn
  * }</pre>
  */
 public final class Init {
 
+    /** Set on a thread while it builds modules whose values are about to be overwritten. */
+    private static final ThreadLocal<Boolean> SKIPPING = ThreadLocal.withInitial(() -> false);
+
     private Init() {
+    }
+
+    /**
+     * Builds modules without drawing their initial values: while the construction runs on this
+     * thread, {@link #uniform} and {@link #normal} (and so every initializer here) return zeros of
+     * the requested shape without consuming the generator. For modules whose parameters are loaded
+     * next (a checkpoint), where drawing millions of random numbers only to overwrite them would
+     * cost seconds; as Hugging Face's {@code no_init_weights}. Nested calls keep skipping.
+     *
+     * @param construction builds the modules
+     * @param <T> what it builds
+     * @return what it built
+     */
+    public static <T> T withoutInitialization(Supplier<T> construction) {
+        Checks.notNull(construction, "construction");
+        boolean outer = SKIPPING.get();
+        SKIPPING.set(true);
+        try {
+            return construction.get();
+        } finally {
+            SKIPPING.set(outer);
+        }
     }
 
     /**
@@ -33,6 +60,9 @@ public final class Init {
         Checks.notNull(shape, "shape");
         if (!(low <= high) || !Double.isFinite(high - low)) {
             throw new EinopsException("uniform needs finite low <= high, got " + low + ", " + high);
+        }
+        if (SKIPPING.get()) {
+            return Tensor.zeros(shape);
         }
         return Tensor.rand(generator, DType.FLOAT32, shape).mul(high - low).add(low).realize();
     }
@@ -49,6 +79,9 @@ public final class Init {
         Checks.notNull(shape, "shape");
         if (!(std >= 0) || !Double.isFinite(mean)) {
             throw new EinopsException("normal needs a finite mean and std >= 0, got " + mean + ", " + std);
+        }
+        if (SKIPPING.get()) {
+            return Tensor.zeros(shape);
         }
         return Tensor.randn(generator, DType.FLOAT32, shape).mul(std).add(mean).realize();
     }

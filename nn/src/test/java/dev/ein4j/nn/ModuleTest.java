@@ -37,6 +37,24 @@ class ModuleTest {
     }
 
     @Test
+    void modulesBuiltWithoutInitializationHoldZerosAndLeaveTheGeneratorAlone() {
+        Generator generator = new Generator(5);
+        Linear empty = Init.withoutInitialization(() -> new Linear(6, 4, true, generator));
+        assertThat(empty.weight().toDoubleArray()).containsOnly(0.0);
+        assertThat(empty.bias().toDoubleArray()).containsOnly(0.0);
+        Embedding table = Init.withoutInitialization(() -> Init.withoutInitialization(() -> new Embedding(5, 3)));
+        assertThat(table.weight().toDoubleArray()).containsOnly(0.0);
+        // the generator drew nothing: the next layer gets what a fresh generator of the seed gives
+        assertThat(new Linear(6, 4, true, generator).weight().toDoubleArray())
+                .isEqualTo(new Linear(6, 4, true, new Generator(5)).weight().toDoubleArray());
+        assertThatThrownBy(() -> Init.withoutInitialization(() -> {
+            throw new EinopsException("failed construction");
+        })).hasMessage("failed construction");
+        assertThat(Init.normal(generator, 0, 1, 100).toDoubleArray()).as("initializers draw again afterwards")
+                .doesNotContain(0.0);
+    }
+
+    @Test
     void aStateDictRoundTripsIntoAFreshModelInPlace() {
         Tensor.manualSeed(1);
         Sequential source = smallCnn();

@@ -22,7 +22,8 @@ public final class BenchMain {
             "transpose", "rearrange-overhead", "softmax",
             "mlp-step", "mlp-step-adam",
             "conv2d-fwd-c64", "conv2d-fwd-bwd-c64", "conv2d-fwd-c3", "conv2d-fwd-bwd-c3",
-            "cnn-step");
+            "cnn-step",
+            "resnet18-fwd", "vit-tiny-fwd");
 
     /** The system property the CPU backend's worker pool reads for its thread count. */
     static final String THREADS_PROPERTY = "ein4j.cpu.threads";

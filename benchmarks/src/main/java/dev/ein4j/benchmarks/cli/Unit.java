@@ -9,6 +9,8 @@ enum Unit {
     GBPS("GB/s"),
     /** milliseconds per run (a training step): work is ignored. */
     MS_PER_STEP("ms/step"),
+    /** milliseconds per run (a model's forward pass over a batch): work is ignored. */
+    MS_PER_BATCH("ms/batch"),
     /** microseconds per call: work = calls per run. */
     US_PER_CALL("us/call");
 
@@ -31,7 +33,7 @@ enum Unit {
     double figure(double work, double medianMs) {
         return switch (this) {
             case GFLOPS, GBPS -> work / (medianMs * 1e6);
-            case MS_PER_STEP -> medianMs;
+            case MS_PER_STEP, MS_PER_BATCH -> medianMs;
             case US_PER_CALL -> medianMs * 1e3 / work;
         };
     }

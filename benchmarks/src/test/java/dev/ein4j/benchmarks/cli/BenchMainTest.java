@@ -67,6 +67,7 @@ class BenchMainTest {
         assertThat(Unit.GBPS.figure(1e9, 500)).isEqualTo(2.0);
         assertThat(Unit.MS_PER_STEP.figure(1, 12.5)).isEqualTo(12.5);
         assertThat(Unit.US_PER_CALL.figure(100_000, 5)).isEqualTo(0.05);
+        assertThat(Unit.MS_PER_BATCH.figure(1, 7.5)).isEqualTo(7.5);
     }
 
     @Test

@@ -4,20 +4,31 @@ import java.io.PrintStream;
 import java.util.Arrays;
 
 /**
- * {@code models}: commands on Hugging Face model folders, one subcommand each.
+ * {@code models SUBCOMMAND ...}: Hugging Face model folders from the command line.
  *
  * <pre>
- * java -jar examples/target/ein4j-examples.jar models tokenize DIR --input TEXTS.jsonl --output OUT.jsonl
+ * java -jar ein4j-examples.jar models run DIR --input X.npy --output Y.npy
+ * java -jar ein4j-examples.jar models finetune DIR [--steps N] [--seed N]
+ * java -jar ein4j-examples.jar models tokenize DIR --input TEXTS.jsonl --output OUT.jsonl
  * </pre>
  */
 public final class ModelsCommand {
 
+    private static final String USAGE = """
+            usage: models run DIR --input X.npy --output Y.npy
+                     the head's logits (float32) of a model folder for input_ids [b, t] (int32 or int64)
+                     or pixel_values [b, c, h, w] (float32)
+                   models finetune DIR [--steps N] [--seed N]
+                     a new classifier head on an image model's features, trained with AdamW
+                   models tokenize DIR --input TEXTS.jsonl --output OUT.jsonl
+                     ids and decoded text of each JSON string line, with DIR/tokenizer.json""";
+
     private ModelsCommand() {
     }
 
-    /** @param args a subcommand and its arguments; exits with the subcommand's status when it is not 0 */
+    /** @param args a subcommand and its arguments */
     public static void main(String[] args) {
-        int status = run(args, System.err);
+        int status = run(args, System.out, System.err);
         if (status != 0) {
             System.exit(status);
         }
@@ -25,29 +36,24 @@ public final class ModelsCommand {
 
     /**
      * @param args a subcommand and its arguments
-     * @param err where complaints go
-     * @return the exit status: 0, or 2 for bad arguments, folders or files
+     * @param out where results are reported
+     * @param err where errors are reported, one line each
+     * @return the exit status: 0, or 2 for bad arguments, folders or inputs
      */
-    static int run(String[] args, PrintStream err) {
+    public static int run(String[] args, PrintStream out, PrintStream err) {
         if (args.length == 0) {
-            usage(err);
+            err.println(USAGE);
             return 2;
         }
         String[] rest = Arrays.copyOfRange(args, 1, args.length);
         return switch (args[0]) {
+            case "run" -> RunCommand.run(rest, out, err);
+            case "finetune" -> FinetuneCommand.run(rest, out, err);
             case "tokenize" -> TokenizeCommand.run(rest, err);
             default -> {
-                err.println("unknown models subcommand " + args[0]);
-                usage(err);
+                err.println("models: unknown subcommand '" + args[0] + "'\n" + USAGE);
                 yield 2;
             }
         };
-    }
-
-    private static void usage(PrintStream err) {
-        err.println("""
-                usage: models SUBCOMMAND ...
-                  tokenize DIR --input TEXTS.jsonl --output OUT.jsonl
-                                  encode and decode every JSON string of TEXTS.jsonl with DIR/tokenizer.json""");
     }
 }

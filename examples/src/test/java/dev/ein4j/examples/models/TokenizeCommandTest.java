@@ -48,7 +48,7 @@ class TokenizeCommandTest {
             Files.writeString(input, texts);
 
             int status = ModelsCommand.run(new String[] {"tokenize", folder.toString(), "--input", input.toString(), "--output",
-                    output.toString()}, err);
+                    output.toString()}, System.out, err);
 
             assertThat(status).as(errBytes.toString(StandardCharsets.UTF_8)).isZero();
             List<String> lines = Files.readAllLines(output, StandardCharsets.UTF_8);
@@ -66,7 +66,7 @@ class TokenizeCommandTest {
     void aFolderWithoutTokenizerJsonIsOneLineAndStatusTwo() throws IOException {
         Path input = Files.writeString(work.resolve("texts.jsonl"), "\"hello\"\n");
         int status = ModelsCommand.run(new String[] {"tokenize", work.toString(), "--input", input.toString(), "--output",
-                work.resolve("out.jsonl").toString()}, err);
+                work.resolve("out.jsonl").toString()}, System.out, err);
         assertThat(status).isEqualTo(2);
         String message = errBytes.toString(StandardCharsets.UTF_8);
         assertThat(message.lines()).hasSize(1);
@@ -80,7 +80,7 @@ class TokenizeCommandTest {
                 + " \"pre_tokenizer\": {\"type\": \"Foo\"}}");
         Path input = Files.writeString(work.resolve("texts.jsonl"), "\"hello\"\n");
         int status = ModelsCommand.run(new String[] {"tokenize", folder.toString(), "--input", input.toString(), "--output",
-                work.resolve("out.jsonl").toString()}, err);
+                work.resolve("out.jsonl").toString()}, System.out, err);
         assertThat(status).isEqualTo(2);
         String message = errBytes.toString(StandardCharsets.UTF_8);
         assertThat(message.lines()).hasSize(1);
@@ -91,16 +91,16 @@ class TokenizeCommandTest {
     void aLineThatIsNotAJsonStringIsNamedWithItsNumber() throws IOException {
         Path input = Files.writeString(work.resolve("texts.jsonl"), "\"fine\"\n{\"text\": 1}\n");
         int status = ModelsCommand.run(new String[] {"tokenize", FIXTURES.resolve("gpt2-byte-level").toString(), "--input",
-                input.toString(), "--output", work.resolve("out.jsonl").toString()}, err);
+                input.toString(), "--output", work.resolve("out.jsonl").toString()}, System.out, err);
         assertThat(status).isEqualTo(2);
         assertThat(errBytes.toString(StandardCharsets.UTF_8)).contains("texts.jsonl:2: the line is not a JSON string");
     }
 
     @Test
     void missingArgumentsOrAnUnknownSubcommandAreStatusTwo() {
-        assertThat(ModelsCommand.run(new String[] {"tokenize", "dir"}, err)).isEqualTo(2);
-        assertThat(ModelsCommand.run(new String[] {"detokenize"}, err)).isEqualTo(2);
-        assertThat(ModelsCommand.run(new String[0], err)).isEqualTo(2);
+        assertThat(ModelsCommand.run(new String[] {"tokenize", "dir"}, System.out, err)).isEqualTo(2);
+        assertThat(ModelsCommand.run(new String[] {"detokenize"}, System.out, err)).isEqualTo(2);
+        assertThat(ModelsCommand.run(new String[0], System.out, err)).isEqualTo(2);
         assertThat(errBytes.toString(StandardCharsets.UTF_8)).contains("usage: models tokenize DIR").contains("unknown models subcommand");
     }
 }
