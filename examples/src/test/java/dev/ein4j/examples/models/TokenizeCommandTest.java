@@ -101,6 +101,6 @@ class TokenizeCommandTest {
         assertThat(ModelsCommand.run(new String[] {"tokenize", "dir"}, System.out, err)).isEqualTo(2);
         assertThat(ModelsCommand.run(new String[] {"detokenize"}, System.out, err)).isEqualTo(2);
         assertThat(ModelsCommand.run(new String[0], System.out, err)).isEqualTo(2);
-        assertThat(errBytes.toString(StandardCharsets.UTF_8)).contains("usage: models tokenize DIR").contains("unknown models subcommand");
+        assertThat(errBytes.toString(StandardCharsets.UTF_8)).contains("usage: models tokenize DIR").contains("unknown subcommand 'detokenize'");
     }
 }
