@@ -6,6 +6,8 @@ import static dev.ein4j.tensor.internal.TensorInternals.reduce;
 import static dev.ein4j.tensor.internal.TensorInternals.wrap;
 
 import dev.ein4j.ir.AxesArgument;
+import dev.ein4j.ir.GatherArgument;
+import dev.ein4j.ir.ScatterArgument;
 import dev.ein4j.ir.Node;
 import dev.ein4j.ir.Op;
 import dev.ein4j.ir.PadArgument;
@@ -13,6 +15,7 @@ import dev.ein4j.ir.PermuteArgument;
 import dev.ein4j.ir.ShrinkArgument;
 import dev.ein4j.ir.WindowArgument;
 import dev.ein4j.tensor.Tensor;
+import dev.ein4j.tensor.internal.TensorInternals;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
@@ -115,6 +118,25 @@ final class VjpRules {
                 Tensor spread = broadcastTo(g, x.shape());
                 contractSide(out, needs, singleUseExpand, y, 0, g, spread, z);
                 contractSide(out, needs, singleUseExpand, y, 1, g, spread, x);
+            }
+            // ---- indexing: a gather's gradient adds back where it read; a scatter's is gathered from where it wrote
+            case GATHER -> {
+                GatherArgument gather = (GatherArgument) y.argument();
+                send(out, needs, y, 0, TensorInternals.apply(Op.SCATTER, g.dtype(), x.shape(), new ScatterArgument(gather.axis(), true),
+                        Tensor.zeros(g.dtype(), x.shape()), z, g));
+            }
+            case SCATTER -> {
+                ScatterArgument scatter = (ScatterArgument) y.argument();
+                Tensor index = z;
+                Tensor source = wrap(y.source(2));
+                if (scatter.accumulate()) {
+                    send(out, needs, y, 0, g);
+                } else { // written over: the base's old values there get nothing
+                    send(out, needs, y, 0, TensorInternals.apply(Op.SCATTER, g.dtype(), g.shape(), scatter, g, index,
+                            Tensor.zeros(g.dtype(), source.shape())));
+                }
+                send(out, needs, y, 2, TensorInternals.apply(Op.GATHER, g.dtype(), index.shape(), new GatherArgument(scatter.axis()),
+                        g, index));
             }
             default -> throw new IllegalStateException("no vector-Jacobian rule for " + y.op());
         }
