@@ -170,8 +170,7 @@ final class Scheduler {
      * @return whether it was computed when scheduling began (then it is read, never recomputed)
      */
     boolean isLeaf(Node node) {
-        Integer position = walk.positions.get(node);
-        return position != null && position < 0;
+        return walk.positions.get(node, 0) < 0;
     }
 
     // ------------------------------------------------------------------ uses
@@ -396,7 +395,8 @@ final class Scheduler {
         }
         View identity = View.contiguous(node.shape());
         for (Instance place : places) {
-            if (place.group() != reader || place.segment() != Segment.OUTPUT || !identity.equals(place.access().probe())) {
+            if (place.group() != reader || place.segment() != Segment.OUTPUT || place.access().buffered()
+                    || !identity.equals(place.access().probe())) {
                 return false;
             }
         }
