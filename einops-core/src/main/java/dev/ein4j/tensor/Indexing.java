@@ -83,16 +83,35 @@ final class Indexing {
         return Ops.apply(Op.SCATTER, x.dtype(), x.shape(), new ScatterArgument(axis, accumulate), x, index, values);
     }
 
-    /** PyTorch's masked_fill: value where the (broadcast) mask is true, x elsewhere. */
+    /**
+     * PyTorch's masked_fill (torch.masked_fill, not the in-place masked_fill_): value where the mask
+     * is true, x elsewhere, the two broadcast together. The value is converted to x's type as PyTorch
+     * converts it: truncated toward zero for int32, "≠ 0" for bool; one the type cannot hold is an error.
+     */
     static Tensor maskedFill(Tensor x, Tensor mask, double value) {
         Arguments.notNull(mask, "mask");
         if (mask.dtype() != DType.BOOL) {
             throw shapeError(x, mask, "masked_fill", "the mask must be bool, got " + mask.dtype().numpyName());
         }
-        if (!Arrays.equals(Ops.broadcastShapes("masked_fill", x.shape(), mask.shape()), x.shape())) {
-            throw shapeError(x, mask, "masked_fill", "the mask must broadcast to the input's shape");
+        Ops.broadcastShapes("masked_fill", x.shape(), mask.shape());
+        return Elementwise.where(mask, Ops.constant(fillValue(x.dtype(), value), x.dtype(), new int[0]), x);
+    }
+
+    private static double fillValue(DType dtype, double value) {
+        boolean fits = switch (dtype) {
+            case FLOAT32 -> !Double.isFinite(value) || Math.abs(value) <= Float.MAX_VALUE;
+            case INT32 -> value >= Integer.MIN_VALUE && value <= Integer.MAX_VALUE; // false for NaN
+            default -> true;
+        };
+        if (!fits) {
+            throw new EinopsException("masked_fill: the value " + value + " cannot be converted to "
+                    + dtype.numpyName() + " without overflow");
         }
-        return Elementwise.where(mask, Ops.scalarFor(x, value), x);
+        return switch (dtype) {
+            case INT32 -> (int) value;
+            case BOOL -> value != 0 ? 1 : 0; // NaN counts as true, as a C++ bool conversion
+            default -> value;
+        };
     }
 
     /**
@@ -118,8 +137,8 @@ final class Indexing {
 
     /**
      * The k largest (or smallest) values along dim and their int32 positions, largest first: k rounds
-     * of an argmax and a scatter of −∞ over the chosen position, O(k·n). Ties go to the first position
-     * (PyTorch leaves their order unspecified).
+     * of selection, O(k·n). Ties go to the first position (PyTorch leaves their order unspecified);
+     * NaN ranks above every number, as in PyTorch: first among the largest, last among the smallest.
      */
     static TopK topk(Tensor x, int k, int dim, boolean largest) {
         int axis = Ops.axis(x, dim, "topk");
@@ -127,28 +146,40 @@ final class Indexing {
         if (k < 0 || k > length) {
             throw Ops.error(x, "topk", "k = " + k + " is out of range for dimension " + axis + " of length " + length);
         }
-        Tensor work = Ops.cast(x, DType.FLOAT64).detach();
-        if (!largest) {
-            work = work.neg();
-        }
-        Tensor[] values = new Tensor[k];
-        Tensor[] indices = new Tensor[k];
-        int[] one = x.shape();
-        one[axis] = 1;
-        Tensor excluded = Tensor.full(Double.NEGATIVE_INFINITY, DType.FLOAT64, one);
-        for (int j = 0; j < k; j++) {
-            indices[j] = work.argmax(axis, true);
-            values[j] = gather(x, axis, indices[j]);
-            if (j + 1 < k) {
-                work = scatter(work, axis, indices[j], excluded, false);
-            }
-        }
         if (k == 0) {
             int[] empty = x.shape();
             empty[axis] = 0;
             return new TopK(Tensor.zeros(x.dtype(), empty), Tensor.zeros(DType.INT32, empty));
         }
+        Tensor numbers = Ops.cast(x, DType.FLOAT64).detach();
+        Tensor nan = Elementwise.isNaN(numbers);
+        Tensor key = Elementwise.where(nan, Ops.scalarFor(numbers, 0), largest ? numbers : Elementwise.neg(numbers));
+        // A position is chosen by class first (NaN's class above or below the numbers'), then by key. A
+        // taken position drops to a class of its own below both, rather than to a key of −∞, so that a
+        // real −∞ is still told apart from what was taken.
+        Tensor rank = Elementwise.where(nan, Tensor.scalar(largest ? 2 : 0, DType.INT32), Tensor.scalar(1, DType.INT32));
+        int[] one = x.shape();
+        one[axis] = 1;
+        Tensor taken = Tensor.full(-1, DType.INT32, one);
+        Tensor[] values = new Tensor[k];
+        Tensor[] indices = new Tensor[k];
+        for (int j = 0; j < k; j++) {
+            indices[j] = firstBest(rank, key, axis);
+            values[j] = gather(x, axis, indices[j]);
+            if (j + 1 < k) {
+                rank = scatter(rank, axis, indices[j], taken, false);
+            }
+        }
         return new TopK(Tensor.concat(axis, values), Tensor.concat(axis, indices));
+    }
+
+    /** The first position along the axis of the highest rank and, among those, of the largest key (kept as length 1). */
+    private static Tensor firstBest(Tensor rank, Tensor key, int axis) {
+        int[] along = {axis};
+        Tensor inClass = Elementwise.eq(rank, Ops.reduce(rank, Op.REDUCE_MAX, along));
+        Tensor candidates = Elementwise.where(inClass, key, Ops.scalarFor(key, Double.NEGATIVE_INFINITY));
+        Tensor best = Elementwise.logicalAnd(inClass, Elementwise.eq(candidates, Ops.reduce(candidates, Op.REDUCE_MAX, along)));
+        return Reductions.argExtreme(best, axis, true, true);
     }
 
     private static void requireIndex(Tensor x, Tensor index, String operation) {

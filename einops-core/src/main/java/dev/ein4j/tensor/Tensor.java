@@ -1087,11 +1087,19 @@ public final class Tensor implements AutoCloseable {
     }
 
     /**
-     * PyTorch's {@code masked_fill}: value where the mask (bool, broadcast to this shape) is true.
+     * PyTorch's {@code torch.masked_fill}: value where the bool mask is true, this tensor elsewhere;
+     * the two broadcast together (numpy's rule), so the result may be larger than this tensor.
+     *
+     * <pre>{@code
+     * Tensor scores = Tensor.of(new float[] {1, 2, 3}, 3);
+     * scores.maskedFill(Tensor.of(new boolean[] {false, true, true}), Double.NEGATIVE_INFINITY);   // [1, -inf, -inf]
+     * }</pre>
      *
      * @param mask where to fill
-     * @param value the value, of this tensor's type
+     * @param value the value, converted to this tensor's type as PyTorch does (int32: truncated
+     *              toward zero; bool: ≠ 0)
      * @return the filled tensor
+     * @throws dev.ein4j.error.EinopsException if the type cannot hold the value (1e40 in float32, NaN in int32)
      */
     public Tensor maskedFill(Tensor mask, double value) {
         return Indexing.maskedFill(this, mask, value);
@@ -1109,7 +1117,9 @@ public final class Tensor implements AutoCloseable {
 
     /**
      * PyTorch's {@code topk}: the k largest values along dim, largest first, with their int32
-     * positions; O(k·n), for k much smaller than the dimension.
+     * positions; O(k·n), for k much smaller than the dimension. Equal values come in the order of
+     * their positions; NaN counts as larger than every number, as in PyTorch. The values' gradient
+     * goes back to the chosen positions.
      *
      * @param k how many, at most the dimension's length
      * @param dim the dimension
@@ -1122,7 +1132,7 @@ public final class Tensor implements AutoCloseable {
     /**
      * @param k how many
      * @param dim the dimension
-     * @param largest the largest (true) or the smallest (false), first
+     * @param largest the largest (true) or the smallest (false), first; NaN comes last among the smallest
      * @return values and indices
      */
     public TopK topk(int k, int dim, boolean largest) {

@@ -133,6 +133,56 @@ class IndexingTest {
     }
 
     @Test
+    void topkFindsInfinitiesAndRanksNanAsPyTorchDoes() {
+        float inf = Float.POSITIVE_INFINITY;
+        Tensor x = Tensor.of(new float[] {1, -inf, inf, -2}, 4);
+        TopK largest = x.topk(4, 0);
+        assertThat(largest.values().toFloatArray()).containsExactly(inf, 1, -2, -inf);
+        assertThat(largest.indices().toIntArray()).as("a taken position is not found again").containsExactly(2, 0, 3, 1);
+        TopK smallest = x.topk(4, 0, false);
+        assertThat(smallest.values().toFloatArray()).containsExactly(-inf, -2, 1, inf);
+        assertThat(smallest.indices().toIntArray()).containsExactly(1, 3, 0, 2);
+        Tensor withNan = Tensor.of(new float[] {1, Float.NaN, 3, inf}, 4);
+        assertThat(withNan.topk(2, 0).indices().toIntArray()).as("NaN above every number").containsExactly(1, 3);
+        assertThat(withNan.topk(4, 0, false).indices().toIntArray()).as("so last among the smallest").containsExactly(0, 2, 3, 1);
+        assertThat(Tensor.of(new float[] {-inf, 2, -inf}, 3).topk(3, 0).indices().toIntArray())
+                .as("equal values in their order").containsExactly(1, 0, 2);
+    }
+
+    @Test
+    void maskedFillConvertsTheValueToTheInputsTypeAsPyTorch() {
+        Tensor mask = Tensor.of(new boolean[] {true, false, true});
+        Tensor ints = Tensor.of(new int[] {1, 2, 3});
+        assertThat(ints.maskedFill(mask, 2.7).dtype()).isEqualTo(DType.INT32);
+        assertThat(ints.maskedFill(mask, 2.7).toIntArray()).as("truncated").containsExactly(2, 2, 2);
+        assertThat(ints.maskedFill(mask, -2.5).toIntArray()).containsExactly(-2, 2, -2);
+        Tensor flags = Tensor.of(new boolean[] {false, false, true});
+        assertThat(flags.maskedFill(mask, 0.5).dtype()).isEqualTo(DType.BOOL);
+        assertThat(flags.maskedFill(mask, 0.5).toIntArray()).containsExactly(1, 0, 1);
+        assertThat(flags.maskedFill(mask, 0).toIntArray()).containsExactly(0, 0, 0);
+        Tensor floats = Tensor.of(new float[] {1, 2, 3});
+        assertThat(floats.maskedFill(mask, Double.NEGATIVE_INFINITY).toFloatArray())
+                .containsExactly(Float.NEGATIVE_INFINITY, 2, Float.NEGATIVE_INFINITY);
+        assertThatThrownBy(() -> floats.maskedFill(mask, 1e40)).isInstanceOf(dev.ein4j.error.EinopsException.class)
+                .hasMessageContaining("masked_fill").hasMessageContaining("1.0E40").hasMessageContaining("float32");
+        assertThatThrownBy(() -> ints.maskedFill(mask, Double.NaN)).isInstanceOf(dev.ein4j.error.EinopsException.class)
+                .hasMessageContaining("int32");
+        assertThatThrownBy(() -> ints.maskedFill(mask, 2147483648.0)).isInstanceOf(dev.ein4j.error.EinopsException.class);
+        assertThat(ints.maskedFill(mask, -2147483648.0).toIntArray()).containsExactly(Integer.MIN_VALUE, 2, Integer.MIN_VALUE);
+    }
+
+    @Test
+    void maskedFillBroadcastsTheInputAndTheMaskTogether() {
+        Tensor x = Tensor.of(new float[] {1, 2, 3});
+        Tensor mask = Tensor.of(new boolean[] {true, false, false, false, false, true}, 2, 3);
+        Tensor filled = x.maskedFill(mask, -1);
+        assertThat(filled.shape()).as("as torch.masked_fill, not the in-place masked_fill_").containsExactly(2, 3);
+        assertThat(filled.toFloatArray()).containsExactly(-1, 2, 3, 1, 2, -1);
+        assertThatThrownBy(() -> x.maskedFill(Tensor.of(new boolean[] {true, false}), 0)).isInstanceOf(ShapeException.class)
+                .hasMessageContaining("masked_fill");
+    }
+
+    @Test
     void aGatherFusesIntoTheKernelThatReadsIt() {
         Tensor table = Tensor.of(iota(40), 10, 4).realize();
         Tensor ids = Tensor.of(new int[] {7, 1, 7, 0, 9, 2}, 6).realize();
