@@ -149,6 +149,7 @@ public enum Op {
 
     private final Group group;
     private final boolean differentiable;
+    private final String label;
 
     Op(Group group) {
         this(group, true);
@@ -157,6 +158,17 @@ public enum Op {
     Op(Group group, boolean differentiable) {
         this.group = group;
         this.differentiable = differentiable;
+        this.label = name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /**
+     * The name in lower case, as error messages and kernel listings print it; made once because
+     * every tensor operation passes it along for its possible error message.
+     *
+     * @return e.g. {@code "mul"} for {@link #MUL}
+     */
+    public String label() {
+        return label;
     }
 
     /**

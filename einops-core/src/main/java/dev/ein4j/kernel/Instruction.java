@@ -309,7 +309,7 @@ public final class Instruction {
      */
     public String format(int index) {
         StringBuilder line = new StringBuilder("%").append(index).append(" = ");
-        line.append(op == Op.INPUT ? "load" : op.name().toLowerCase(java.util.Locale.ROOT));
+        line.append(op == Op.INPUT ? "load" : op.label());
         line.append(' ').append(KernelFormat.type(dtype)).append(KernelFormat.shape(shape));
         if (op == Op.INPUT || op == Op.GATHER) {
             line.append(" in").append(slot);

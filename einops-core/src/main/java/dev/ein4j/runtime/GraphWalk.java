@@ -31,6 +31,8 @@ final class GraphWalk {
     private long[] parameters = new long[8];
     private int parameterCount;
     private final SignatureBuilder signature = new SignatureBuilder();
+    /** Per leaf: the first leaf sharing its storage; made when first asked, after the walk. */
+    private int[] aliasClasses;
     /** The backend that runs the graph. */
     Backend backend;
 
@@ -88,6 +90,7 @@ final class GraphWalk {
         for (int i = 0; i < walk.leaves.size(); i++) {
             walk.encodeLeaf(i, walk.backend);
         }
+        walk.positions.finish();
     }
 
     /** Post-order from one root, stopping at computed nodes. */
@@ -209,13 +212,15 @@ final class GraphWalk {
      *     read and write the same buffer
      */
     int aliasClass(int leaf) {
-        Storage storage = leafData.get(leaf).storage();
-        for (int j = 0; j < leaf; j++) {
-            if (leafData.get(j).storage() == storage) {
-                return j;
+        if (aliasClasses == null) {
+            aliasClasses = new int[leafData.size()];
+            java.util.IdentityHashMap<Storage, Integer> first = new java.util.IdentityHashMap<>();
+            for (int i = 0; i < aliasClasses.length; i++) {
+                Integer earlier = first.putIfAbsent(leafData.get(i).storage(), i);
+                aliasClasses[i] = earlier != null ? earlier : i;
             }
         }
-        return leaf;
+        return aliasClasses[leaf];
     }
 
     /**

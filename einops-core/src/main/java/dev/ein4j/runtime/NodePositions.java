@@ -11,9 +11,26 @@ final class NodePositions {
 
     private static final long EMPTY = 0; // node ids start at 1
 
-    private long[] keys = new long[2048];
-    private int[] values = new int[2048];
+    /**
+     * The table size the thread's last walk ended with: a training loop walks graphs of one size,
+     * so starting there saves each walk its regrowths.
+     */
+    private static final ThreadLocal<int[]> LAST_CAPACITY = ThreadLocal.withInitial(() -> new int[] {256});
+
+    private long[] keys;
+    private int[] values;
     private int size;
+
+    NodePositions() {
+        int capacity = LAST_CAPACITY.get()[0];
+        keys = new long[capacity];
+        values = new int[capacity];
+    }
+
+    /** Remembers this table's size for the thread's next walk. */
+    void finish() {
+        LAST_CAPACITY.get()[0] = keys.length;
+    }
 
     /** @return the node's value, or {@code absent} */
     int get(Node node, int absent) {

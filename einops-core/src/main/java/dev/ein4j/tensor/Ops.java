@@ -11,7 +11,6 @@ import dev.ein4j.ir.Op;
 import dev.ein4j.ir.Shapes;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Making IR nodes from tensors: the one place where gradient tracking is decided, types are
@@ -30,7 +29,7 @@ final class Ops {
         Node[] nodes = new Node[sources.length];
         for (int i = 0; i < sources.length; i++) {
             nodes[i] = sources[i].node();
-            Lifetimes.requireOpen(nodes[i], op.name().toLowerCase(Locale.ROOT));
+            Lifetimes.requireOpen(nodes[i], op.label());
         }
         boolean enabled = GradientMode.isEnabled();
         Node node = Lifetimes.adopt(new Node(op, dtype, shape, argument, enabled && Node.tracksGradient(op, dtype, nodes), nodes));
@@ -47,7 +46,7 @@ final class Ops {
     /** A binary primitive on the promoted type and the broadcast shape; comparisons give BOOL. */
     static Tensor binary(Op op, Tensor x, Tensor y) {
         DType type = x.dtype().promote(y.dtype());
-        int[] shape = broadcastShapes(op.name().toLowerCase(Locale.ROOT), x.shape(), y.shape());
+        int[] shape = broadcastShapes(op.label(), x.shape(), y.shape());
         DType result = op == Op.CMPLT || op == Op.CMPEQ ? DType.BOOL : type;
         return apply(op, result, shape, null, broadcastTo(cast(x, type), shape), broadcastTo(cast(y, type), shape));
     }
