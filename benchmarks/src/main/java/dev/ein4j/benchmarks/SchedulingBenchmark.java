@@ -21,10 +21,11 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The runtime's own cost: a graph of {@code nodes} elementwise nodes over a 16-element tensor
+ * The runtime's own cost: a graph of {@code nodes} elementwise nodes over a one-element tensor
  * (alternating multiply and add, so nothing folds away), scheduled into kernels ({@code explain},
- * nothing runs) and realized on the reference backend (the kernels are tiny: the time is the
- * scheduling, planning and submission). {@code realizeMiss} schedules every time (the schedule cache
+ * nothing runs) and realized on the reference backend (the kernels compute one element each: the
+ * time is the walk, the scheduling, planning and submission; per node, {@code realizeHit} less
+ * {@code buildGraph} is what a replayed step costs beyond making its graph). {@code realizeMiss} schedules every time (the schedule cache
  * off), {@code realizeHit} replays the cached schedule of the graph's structure (a training step's
  * case; the multiply's number differs each call, as a learning rate would): their difference, less
  * {@code buildGraph}, is the scheduling a replay saves, per node.
@@ -47,7 +48,7 @@ public class SchedulingBenchmark {
     @Setup
     public void setUp() {
         Backends.use(ReferenceBackend.NAME);
-        input = Tensor.rand(new Generator(1), 16).realize();
+        input = Tensor.rand(new Generator(1), 1).realize();
     }
 
     private double scale = 1.0001;
