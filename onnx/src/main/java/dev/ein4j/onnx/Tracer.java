@@ -1,0 +1,93 @@
+package dev.ein4j.onnx;
+
+import dev.ein4j.ir.Node;
+import dev.ein4j.tensor.Tensor;
+import dev.ein4j.tensor.internal.TensorInternals;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Traces a call: runs the function once on the sample inputs and takes
+ * the IR graph of its results. Nothing is computed beyond what the function itself reads. With a
+ * dynamic batch the call is traced a second time, on the samples with their first batch element
+ * appended, and {@link BatchFactors} compares the two graphs.
+ */
+final class Tracer {
+
+    private Tracer() {
+    }
+
+    static TracedGraph trace(Function<List<Tensor>, List<Tensor>> function, List<Tensor> samples, ExportOptions options) {
+        List<Node> inputs = inputNodes(samples);
+        List<Node> outputs = call(function, samples);
+        TracedGraph graph = new TracedGraph(inputs, outputs, options.namedWeights(), options);
+        if (options.hasDynamicBatch()) {
+            int axis = options.batchAxis();
+            int batch = batchLength(samples, axis);
+            List<Tensor> grown = new ArrayList<>();
+            for (Tensor sample : samples) {
+                grown.add(Tensor.concat(axis, sample, sample.slice(axis, 0, 1)).realize());
+            }
+            TracedGraph second = new TracedGraph(inputNodes(grown), call(function, grown), options.namedWeights(), options);
+            BatchFactors.compare(graph, second, batch, batch + 1);
+        }
+        return graph;
+    }
+
+    private static List<Node> inputNodes(List<Tensor> samples) {
+        List<Node> nodes = new ArrayList<>();
+        Set<Node> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (int i = 0; i < samples.size(); i++) {
+            Node node = TensorInternals.node(samples.get(i));
+            if (!seen.add(node)) {
+                throw new OnnxExportException("sample input " + i + " is the same tensor as an earlier one; each graph"
+                        + " input needs a tensor of its own");
+            }
+            nodes.add(node);
+        }
+        return nodes;
+    }
+
+    private static List<Node> call(Function<List<Tensor>, List<Tensor>> function, List<Tensor> samples) {
+        List<Tensor> results = function.apply(List.copyOf(samples));
+        if (results == null || results.isEmpty()) {
+            throw new OnnxExportException("the traced function returned " + (results == null ? "null" : "no tensors")
+                    + "; it must return the graph's outputs");
+        }
+        List<Node> nodes = new ArrayList<>();
+        for (int i = 0; i < results.size(); i++) {
+            Tensor result = results.get(i);
+            if (result == null) {
+                throw new OnnxExportException("the traced function's output " + i + " is null");
+            }
+            nodes.add(TensorInternals.node(result));
+        }
+        return nodes;
+    }
+
+    private static int batchLength(List<Tensor> samples, int axis) {
+        if (samples.isEmpty()) {
+            throw new OnnxExportException("a dynamic batch needs at least one input to carry it; the samples are empty");
+        }
+        int batch = -1;
+        for (int i = 0; i < samples.size(); i++) {
+            Tensor sample = samples.get(i);
+            if (axis >= sample.rank()) {
+                throw new OnnxExportException("a dynamic batch on axis " + axis + ", but sample input " + i + " has rank "
+                        + sample.rank() + " (shape " + java.util.Arrays.toString(sample.shape()) + ")");
+            }
+            int length = sample.length(axis);
+            if (length == 0 || (batch >= 0 && length != batch)) {
+                throw new OnnxExportException("a dynamic batch needs every sample input to have one non-zero batch length"
+                        + " on axis " + axis + "; sample input " + i + " has " + length + (batch >= 0 ? ", an earlier one "
+                        + batch : ""));
+            }
+            batch = length;
+        }
+        return batch;
+    }
+}

@@ -1,0 +1,77 @@
+package dev.ein4j.onnx;
+
+import dev.ein4j.onnx.proto.ElementType;
+import java.util.Arrays;
+
+/**
+ * A tensor of the ONNX graph under construction: its name, element type and shape. The shape is
+ * the traced one; with a dynamic batch, {@code batch[k]} is c when dimension k has length c·B for
+ * the batch size B (the traced length being c times the sample's batch), and 0 when it is fixed.
+ *
+ * @param name the value's name in the graph
+ * @param type its element type
+ * @param shape its lengths in the traced call
+ * @param batch per dimension, the multiple of the batch size it is, or 0
+ */
+record Value(String name, ElementType type, int[] shape, int[] batch) {
+
+    Value {
+        if (shape.length != batch.length) {
+            throw new IllegalArgumentException("shape " + Arrays.toString(shape) + " and batch factors "
+                    + Arrays.toString(batch) + " differ in rank");
+        }
+    }
+
+    /** @return no factor: every length fixed */
+    static int[] fixed(int rank) {
+        return new int[rank];
+    }
+
+    int rank() {
+        return shape.length;
+    }
+
+    /** @return whether every length is fixed */
+    boolean isFixed() {
+        return dynamicAxes() == 0;
+    }
+
+    /** @return how many dimensions grow with the batch */
+    int dynamicAxes() {
+        int count = 0;
+        for (int factor : batch) {
+            if (factor != 0) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /** @return the number of elements in the traced call */
+    long size() {
+        long size = 1;
+        for (int length : shape) {
+            size *= length;
+        }
+        return size;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof Value that && name.equals(that.name);
+    }
+
+    @Override
+    public int hashCode() {
+        return name.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder text = new StringBuilder(name).append(' ').append(type).append('[');
+        for (int k = 0; k < shape.length; k++) {
+            text.append(k == 0 ? "" : ", ").append(batch[k] == 0 ? Integer.toString(shape[k]) : batch[k] + "B");
+        }
+        return text.append(']').toString();
+    }
+}
