@@ -34,7 +34,7 @@ final class BatchFactors {
             Node x = a.get(i);
             Node y = b.get(i);
             String mismatch = structureMismatch(x, y, first, second);
-            if (mismatch == null) {
+            if (mismatch == null && !first.inputs().contains(x)) {
                 mismatch = argumentMismatch(x, y);
             }
             if (mismatch != null) {
@@ -61,15 +61,17 @@ final class BatchFactors {
     }
 
     private static String structureMismatch(Node x, Node y, TracedGraph first, TracedGraph second) {
+        if (first.inputs().contains(x) && second.inputs().contains(y)) {
+            return first.inputs().indexOf(x) == second.inputs().indexOf(y) ? null : "another input";
+        }
         if (x.op() != y.op() || x.dtype() != y.dtype() || x.rank() != y.rank() || x.sourceCount() != y.sourceCount()) {
             return "another primitive, type or rank";
         }
-        int inputX = first.inputs().indexOf(x);
-        if (inputX != second.inputs().indexOf(y)) {
-            return "another input";
+        if (first.inputs().contains(x) || second.inputs().contains(y)) {
+            return "an input where the other call has a computed node";
         }
-        if (inputX < 0 && x != y && Lifetimes.data(x) != null) {
-            // data made inside the call (Tensor.of, a realized result) is a constant of the model: it must not vary
+        if (x != y && x.op() == Op.INPUT && Lifetimes.data(x) != null) {
+            // data made inside the call (Tensor.of) is a constant of the model: it must not vary
             if (!Arrays.equals(x.shape(), y.shape())) {
                 return "data of another shape, made for this batch size";
             }

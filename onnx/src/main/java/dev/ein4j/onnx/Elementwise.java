@@ -112,11 +112,11 @@ final class Elementwise {
                 return false;
             }
         }
+        int largest = 0;
         for (Value value : values) {
-            if (value.rank() > rank) {
-                return false;
-            }
+            largest = Math.max(largest, value.rank());
         }
-        return true;
+        return largest == rank; // the result has the largest rank of the operands
+
     }
 }

@@ -1,6 +1,7 @@
 package dev.ein4j.onnx;
 
 import dev.ein4j.ir.Node;
+import dev.ein4j.tensor.GradientMode;
 import dev.ein4j.tensor.Tensor;
 import dev.ein4j.tensor.internal.TensorInternals;
 import java.util.ArrayList;
@@ -11,10 +12,12 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * Traces a call: runs the function once on the sample inputs and takes
+ * Traces a call: runs the function once on the sample inputs, without gradient tracking, and takes
  * the IR graph of its results. Nothing is computed beyond what the function itself reads. With a
  * dynamic batch the call is traced a second time, on the samples with their first batch element
- * appended, and {@link BatchFactors} compares the two graphs.
+ * appended, and {@link BatchFactors} compares the two graphs; a sample batch of 1 is first grown
+ * to 2, since length-1 dimensions broadcast and a graph traced for one element would not hold
+ * for more.
  */
 final class Tracer {
 
@@ -22,20 +25,31 @@ final class Tracer {
     }
 
     static TracedGraph trace(Function<List<Tensor>, List<Tensor>> function, List<Tensor> samples, ExportOptions options) {
-        List<Node> inputs = inputNodes(samples);
-        List<Node> outputs = call(function, samples);
-        TracedGraph graph = new TracedGraph(inputs, outputs, options.namedWeights(), options);
-        if (options.hasDynamicBatch()) {
-            int axis = options.batchAxis();
-            int batch = batchLength(samples, axis);
-            List<Tensor> grown = new ArrayList<>();
-            for (Tensor sample : samples) {
-                grown.add(Tensor.concat(axis, sample, sample.slice(axis, 0, 1)).realize());
-            }
-            TracedGraph second = new TracedGraph(inputNodes(grown), call(function, grown), options.namedWeights(), options);
-            BatchFactors.compare(graph, second, batch, batch + 1);
+        if (!options.hasDynamicBatch()) {
+            return new TracedGraph(inputNodes(samples), call(function, samples), options.namedWeights(), options);
         }
+        int axis = options.batchAxis();
+        int batch = batchLength(samples, axis);
+        List<Tensor> traced = samples;
+        if (batch == 1) {
+            // a batch of 1 broadcasts where larger ones do not, so the graph is traced for 2 and 3
+            traced = grown(samples, axis);
+            batch = 2;
+        }
+        List<Tensor> grown = grown(traced, axis);
+        TracedGraph graph = new TracedGraph(inputNodes(traced), call(function, traced), options.namedWeights(), options);
+        TracedGraph second = new TracedGraph(inputNodes(grown), call(function, grown), options.namedWeights(), options);
+        BatchFactors.compare(graph, second, batch, batch + 1);
         return graph;
+    }
+
+    /** The samples with their first batch element appended. */
+    private static List<Tensor> grown(List<Tensor> samples, int axis) {
+        List<Tensor> grown = new ArrayList<>();
+        for (Tensor sample : samples) {
+            grown.add(Tensor.concat(axis, sample, sample.slice(axis, 0, 1)).realize());
+        }
+        return grown;
     }
 
     private static List<Node> inputNodes(List<Tensor> samples) {
@@ -53,7 +67,8 @@ final class Tracer {
     }
 
     private static List<Node> call(Function<List<Tensor>, List<Tensor>> function, List<Tensor> samples) {
-        List<Tensor> results = function.apply(List.copyOf(samples));
+        // without gradient tracking, as inference runs (nn's max pooling, for one, takes another form when gradients flow)
+        List<Tensor> results = GradientMode.noGrad(() -> function.apply(List.copyOf(samples)));
         if (results == null || results.isEmpty()) {
             throw new OnnxExportException("the traced function returned " + (results == null ? "null" : "no tensors")
                     + "; it must return the graph's outputs");
