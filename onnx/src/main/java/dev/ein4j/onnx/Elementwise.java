@@ -22,16 +22,32 @@ final class Elementwise {
     }
 
     /**
-     * CAST. Float to int32 goes through int64: ein4j truncates toward zero and wraps modulo 2³²,
-     * and maps NaN to 0; a direct float-to-int32 Cast is undefined out of range.
+     * CAST. Float to int32 as ein4j does it: truncated toward zero in int64, then wrapped modulo
+     * 2³² into int32's range (NaN, which int64 holds as −2⁶³, becomes 0; from 2⁶³ up, where Java's
+     * conversion saturates, −1). ONNX Runtime's own
+     * float-to-int32 and int64-to-int32 casts saturate out of range instead.
      */
     static Value cast(Node node, Translation t) {
         Value x = t.value(node.source(0));
         ElementType target = ElementType.of(node.dtype());
+        GraphOps ops = t.ops();
         if (target == ElementType.INT32 && (x.type() == ElementType.FLOAT || x.type() == ElementType.DOUBLE)) {
-            x = t.ops().cast(x, ElementType.INT64);
+            Value truncated = ops.cast(x, ElementType.INT64);
+            Value modulus = ops.graph().scalar(ElementType.INT64, 1L << 32);
+            Value residue = ops.op("Mod", List.of(truncated, modulus), List.of(), ElementType.INT64, x.shape(), x.batch());
+            Value high = ops.op("Less", List.of(ops.graph().scalar(ElementType.INT64, Integer.MAX_VALUE), residue), List.of(),
+                    ElementType.BOOL, x.shape(), x.batch());
+            Value negative = ops.op("Sub", List.of(residue, modulus), List.of(), ElementType.INT64, x.shape(), x.batch());
+            Value wrapped = ops.op("Where", List.of(high, negative, residue), List.of(), ElementType.INT64, x.shape(),
+                    x.batch());
+            // from 2^63 up (infinity included) Java's long conversion saturates, and the wrapped int is -1
+            double belowLimit = x.type() == ElementType.FLOAT ? Math.nextDown(0x1p63f) : Math.nextDown(0x1p63);
+            Value saturated = ops.op("Less", List.of(ops.graph().scalar(x.type(), belowLimit), x), List.of(),
+                    ElementType.BOOL, x.shape(), x.batch());
+            x = ops.op("Where", List.of(saturated, ops.graph().scalar(ElementType.INT64, -1), wrapped), List.of(),
+                    ElementType.INT64, x.shape(), x.batch());
         }
-        return t.ops().cast(x, target);
+        return ops.cast(x, target);
     }
 
     /** ADD, MUL, MAX: numeric operators, or the logical one for bool (or, and, or). */
@@ -52,14 +68,15 @@ final class Elementwise {
                 t.batch(node));
     }
 
-    /** WHERE: Where(condition, x, y). */
+    /** WHERE: Where(condition, x, y); bool values are chosen as int32 (ONNX Runtime's Where has no bool). */
     static Value where(Node node, Translation t) {
         List<Value> operands = operandsAsIs(node, t);
         GraphOps ops = t.ops();
         ElementType type = ElementType.of(node.dtype());
-        List<Value> typed = List.of(ops.cast(operands.get(0), ElementType.BOOL), ops.cast(operands.get(1), type),
-                ops.cast(operands.get(2), type));
-        return ops.op("Where", typed, List.of(), type, node.shape(), t.batch(node));
+        ElementType chosen = type == ElementType.BOOL ? ElementType.INT32 : type;
+        List<Value> typed = List.of(ops.cast(operands.get(0), ElementType.BOOL), ops.cast(operands.get(1), chosen),
+                ops.cast(operands.get(2), chosen));
+        return ops.cast(ops.op("Where", typed, List.of(), chosen, node.shape(), t.batch(node)), type);
     }
 
     private static List<Value> operands(Node node, Translation t, DType type) {

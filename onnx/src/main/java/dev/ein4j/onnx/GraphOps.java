@@ -122,6 +122,13 @@ final class GraphOps {
      * @return x transposed
      */
     Value transpose(Value x, int[] order) {
+        return transpose(x, order, 0);
+    }
+
+    /** Simplifications look through at most this many producers (the graph's depth is the user's). */
+    private static final int SIMPLIFICATION_DEPTH = 8;
+
+    private Value transpose(Value x, int[] order, int depth) {
         int rank = order.length;
         int[] shape = new int[rank];
         int[] batch = new int[rank];
@@ -138,13 +145,20 @@ final class GraphOps {
             return reshape(x, shape, batch);
         }
         OperatorNode producer = graph.producer(x);
-        if (producer != null && producer.opType().equals("Transpose")) {
-            long[] inner = ((Attribute.IntsValue) producer.attribute("perm")).values();
-            int[] combined = new int[rank];
-            for (int k = 0; k < rank; k++) {
-                combined[k] = (int) inner[order[k]];
+        if (producer != null && depth < SIMPLIFICATION_DEPTH) {
+            Value inner = graph.value(producer.inputs().get(0));
+            if (producer.opType().equals("Transpose")) {
+                long[] first = ((Attribute.IntsValue) producer.attribute("perm")).values();
+                int[] combined = new int[rank];
+                for (int k = 0; k < rank; k++) {
+                    combined[k] = (int) first[order[k]];
+                }
+                return transpose(inner, combined, depth + 1);
             }
-            return transpose(graph.value(producer.inputs().get(0)), combined);
+            if (producer.opType().equals("Reshape") && sameLongAxes(inner, x)) {
+                // the reshape only added or removed length-1 axes: transpose its input, then reshape
+                return reshape(transpose(inner, innerOrder(inner, x, order), depth + 1), shape, batch);
+            }
         }
         TensorData constant = graph.anonymousData(x);
         if (constant != null) {
@@ -152,6 +166,50 @@ final class GraphOps {
             return graph.constant(new TensorData("", constant.type(), toLongs(shape), permuted), shape);
         }
         return op("Transpose", List.of(x), List.of(Attribute.ofInts("perm", order)), x.type(), shape, batch);
+    }
+
+    /** The dimensions that are not length 1 (a dynamic one never counts as 1). */
+    private static List<Integer> longAxes(Value x) {
+        List<Integer> axes = new ArrayList<>();
+        for (int k = 0; k < x.rank(); k++) {
+            if (x.shape()[k] != 1 || x.batch()[k] != 0) {
+                axes.add(k);
+            }
+        }
+        return axes;
+    }
+
+    private static boolean sameLongAxes(Value a, Value b) {
+        List<Integer> first = longAxes(a);
+        List<Integer> second = longAxes(b);
+        if (first.size() != second.size()) {
+            return false;
+        }
+        for (int i = 0; i < first.size(); i++) {
+            if (a.shape()[first.get(i)] != b.shape()[second.get(i)] || a.batch()[first.get(i)] != b.batch()[second.get(i)]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The order of inner's dimensions that puts its long axes as {@code order} puts x's, its length-1 ones last. */
+    private static int[] innerOrder(Value inner, Value x, int[] order) {
+        List<Integer> innerLong = longAxes(inner);
+        List<Integer> outerLong = longAxes(x);
+        List<Integer> result = new ArrayList<>();
+        for (int axis : order) {
+            int index = outerLong.indexOf(axis);
+            if (index >= 0) {
+                result.add(innerLong.get(index));
+            }
+        }
+        for (int k = 0; k < inner.rank(); k++) {
+            if (!innerLong.contains(k)) {
+                result.add(k);
+            }
+        }
+        return result.stream().mapToInt(Integer::intValue).toArray();
     }
 
     /** Whether the dimensions of length other than 1 keep their relative order (a dynamic one never counts as 1). */

@@ -151,7 +151,9 @@ final class OnnxRuntime {
             }
         }
         for (int i = 0; i < want.length; i++) {
-            if (Double.isNaN(want[i]) || !expected.dtype().isFloating() || Double.isInfinite(want[i])) {
+            if (Double.isNaN(want[i])) {
+                assertThat(Double.isNaN(got[i])).as(what + ": element " + i + " is " + got[i] + ", ein4j gives NaN").isTrue();
+            } else if (!expected.dtype().isFloating() || Double.isInfinite(want[i])) {
                 assertThat(got[i]).as(what + ": element " + i).isEqualTo(want[i]);
             } else {
                 assertThat(Math.abs(got[i] - want[i])).as(what + ": element " + i + " is " + got[i] + ", ein4j gives "
