@@ -7,6 +7,7 @@ import dev.ein4j.onnx.proto.ValueInfo;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -26,9 +27,10 @@ public record ExportedModel(Path file, long bytes, List<ValueInfo> inputs, List<
 
     /** Copies the lists and the map. */
     public ExportedModel {
-        inputs = List.copyOf(inputs);
-        outputs = List.copyOf(outputs);
-        operatorCounts = Map.copyOf(operatorCounts);
+        Objects.requireNonNull(file, "file");
+        inputs = List.copyOf(Objects.requireNonNull(inputs, "inputs"));
+        outputs = List.copyOf(Objects.requireNonNull(outputs, "outputs"));
+        operatorCounts = Map.copyOf(Objects.requireNonNull(operatorCounts, "operatorCounts"));
     }
 
     static ExportedModel of(Path file, long bytes, Model model) {

@@ -2,12 +2,14 @@ package dev.ein4j.onnx;
 
 import dev.ein4j.error.EinopsException;
 import dev.ein4j.ir.DType;
+import dev.ein4j.ir.GraphOrder;
 import dev.ein4j.ir.Node;
 import dev.ein4j.ir.Op;
 import dev.ein4j.onnx.proto.ElementType;
 import dev.ein4j.onnx.proto.Graph;
 import dev.ein4j.onnx.proto.TensorData;
 import dev.ein4j.onnx.proto.ValueInfo;
+import dev.ein4j.runtime.Lifetimes;
 import dev.ein4j.tensor.Tensor;
 import dev.ein4j.tensor.internal.TensorInternals;
 import java.util.ArrayList;
@@ -175,9 +177,10 @@ final class Translation {
 
     private Value constant(Node node) {
         if (plan.isRandom(node) && !options.freezesRandom()) {
-            throw error(node, "it depends on random numbers drawn in the traced call, which an ONNX model would not"
-                    + " draw; call eval() on the model (dropout), pass the random numbers as an input, or export with"
-                    + " ExportOptions.freezeRandom() to keep this call's numbers as constants");
+            throw error(node, "it depends on " + NodeDescription.brief(randomSource(node)) + ", random numbers drawn in"
+                    + " the traced call, which an ONNX model would not draw; call eval() on the model (dropout), pass the"
+                    + " random numbers as an input, or export with ExportOptions.freezeRandom() to keep this call's"
+                    + " numbers as constants");
         }
         String weightName = graph.weightName(node);
         TensorData data;
@@ -191,6 +194,16 @@ final class Translation {
             return builder.initializer(data.named(name), node.shape());
         }
         return builder.constant(data, node.shape());
+    }
+
+    /** The first RAND not yet computed below a node. */
+    private static Node randomSource(Node node) {
+        for (Node below : GraphOrder.postOrder(List.of(node), n -> Lifetimes.data(n) == null)) {
+            if (below.op() == Op.RAND && Lifetimes.data(below) == null) {
+                return below;
+            }
+        }
+        return node;
     }
 
     private static TensorData read(Node node) {

@@ -37,12 +37,12 @@ public sealed interface Attribute extends ProtoMessage {
 
     /** @return an int64s attribute */
     static Attribute ofInts(String name, long... values) {
-        return new IntsValue(name, values.clone());
+        return new IntsValue(name, Objects.requireNonNull(values, "values").clone());
     }
 
     /** @return an int64s attribute */
     static Attribute ofInts(String name, int[] values) {
-        return new IntsValue(name, Arrays.stream(values).asLongStream().toArray());
+        return new IntsValue(name, Arrays.stream(Objects.requireNonNull(values, "values")).asLongStream().toArray());
     }
 
     /** @return a float attribute */

@@ -21,10 +21,10 @@ public record Graph(String name, List<OperatorNode> nodes, List<TensorData> init
     /** @throws NullPointerException if an argument is null */
     public Graph {
         Objects.requireNonNull(name, "name");
-        nodes = List.copyOf(nodes);
-        initializers = List.copyOf(initializers);
-        inputs = List.copyOf(inputs);
-        outputs = List.copyOf(outputs);
+        nodes = List.copyOf(Objects.requireNonNull(nodes, "nodes"));
+        initializers = List.copyOf(Objects.requireNonNull(initializers, "initializers"));
+        inputs = List.copyOf(Objects.requireNonNull(inputs, "inputs"));
+        outputs = List.copyOf(Objects.requireNonNull(outputs, "outputs"));
     }
 
     @Override

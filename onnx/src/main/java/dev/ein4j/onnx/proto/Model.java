@@ -31,7 +31,7 @@ public record Model(long irVersion, List<OperatorSetId> opsets, String producerN
 
     /** @throws NullPointerException if an argument is null */
     public Model {
-        opsets = List.copyOf(opsets);
+        opsets = List.copyOf(Objects.requireNonNull(opsets, "opsets"));
         Objects.requireNonNull(producerName, "producerName");
         Objects.requireNonNull(producerVersion, "producerVersion");
         Objects.requireNonNull(docString, "docString");

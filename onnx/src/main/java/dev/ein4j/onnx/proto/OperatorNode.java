@@ -22,10 +22,10 @@ public record OperatorNode(String opType, List<String> inputs, List<String> outp
     /** @throws NullPointerException if an argument is null */
     public OperatorNode {
         Objects.requireNonNull(opType, "opType");
-        inputs = List.copyOf(inputs);
-        outputs = List.copyOf(outputs);
+        inputs = List.copyOf(Objects.requireNonNull(inputs, "inputs"));
+        outputs = List.copyOf(Objects.requireNonNull(outputs, "outputs"));
         Objects.requireNonNull(name, "name");
-        attributes = List.copyOf(attributes);
+        attributes = List.copyOf(Objects.requireNonNull(attributes, "attributes"));
     }
 
     @Override

@@ -45,6 +45,7 @@ public record TensorData(String name, ElementType type, long[] dims, byte[] rawD
 
     /** @return float32 elements */
     public static TensorData ofFloats(String name, long[] dims, float[] values) {
+        Objects.requireNonNull(values, "values");
         ByteBuffer bytes = buffer(values.length, 4);
         bytes.asFloatBuffer().put(values);
         return new TensorData(name, ElementType.FLOAT, dims, bytes.array());
@@ -52,6 +53,7 @@ public record TensorData(String name, ElementType type, long[] dims, byte[] rawD
 
     /** @return float64 elements */
     public static TensorData ofDoubles(String name, long[] dims, double[] values) {
+        Objects.requireNonNull(values, "values");
         ByteBuffer bytes = buffer(values.length, 8);
         bytes.asDoubleBuffer().put(values);
         return new TensorData(name, ElementType.DOUBLE, dims, bytes.array());
@@ -59,6 +61,7 @@ public record TensorData(String name, ElementType type, long[] dims, byte[] rawD
 
     /** @return int32 elements */
     public static TensorData ofInts(String name, long[] dims, int[] values) {
+        Objects.requireNonNull(values, "values");
         ByteBuffer bytes = buffer(values.length, 4);
         bytes.asIntBuffer().put(values);
         return new TensorData(name, ElementType.INT32, dims, bytes.array());
@@ -66,6 +69,7 @@ public record TensorData(String name, ElementType type, long[] dims, byte[] rawD
 
     /** @return int64 elements */
     public static TensorData ofLongs(String name, long[] dims, long[] values) {
+        Objects.requireNonNull(values, "values");
         ByteBuffer bytes = buffer(values.length, 8);
         bytes.asLongBuffer().put(values);
         return new TensorData(name, ElementType.INT64, dims, bytes.array());
@@ -73,6 +77,7 @@ public record TensorData(String name, ElementType type, long[] dims, byte[] rawD
 
     /** @return bool elements, one byte each */
     public static TensorData ofBooleans(String name, long[] dims, boolean[] values) {
+        Objects.requireNonNull(values, "values");
         byte[] bytes = new byte[values.length];
         for (int i = 0; i < values.length; i++) {
             bytes[i] = (byte) (values[i] ? 1 : 0);

@@ -66,7 +66,7 @@ public record ValueInfo(String name, ElementType type, List<Dimension> shape) im
     public ValueInfo {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(type, "type");
-        shape = List.copyOf(shape);
+        shape = List.copyOf(Objects.requireNonNull(shape, "shape"));
     }
 
     /** The {@code TensorShapeProto}. */
