@@ -79,6 +79,7 @@ public sealed interface Attribute extends ProtoMessage {
 
         @Override
         public void writeTo(CodedOutputStream output) throws IOException {
+            Objects.requireNonNull(output, "output");
             output.writeString(1, name);
             output.writeInt64(3, value);
             output.writeInt32(20, INT);
@@ -100,6 +101,7 @@ public sealed interface Attribute extends ProtoMessage {
 
         @Override
         public void writeTo(CodedOutputStream output) throws IOException {
+            Objects.requireNonNull(output, "output");
             output.writeString(1, name);
             ProtoMessage.writePacked(output, 8, values);
             output.writeInt32(20, INTS);
@@ -135,6 +137,7 @@ public sealed interface Attribute extends ProtoMessage {
 
         @Override
         public void writeTo(CodedOutputStream output) throws IOException {
+            Objects.requireNonNull(output, "output");
             output.writeString(1, name);
             output.writeFloat(2, value);
             output.writeInt32(20, FLOAT);
@@ -156,6 +159,7 @@ public sealed interface Attribute extends ProtoMessage {
 
         @Override
         public void writeTo(CodedOutputStream output) throws IOException {
+            Objects.requireNonNull(output, "output");
             output.writeString(1, name);
             output.writeString(4, value);
             output.writeInt32(20, STRING);
@@ -177,6 +181,7 @@ public sealed interface Attribute extends ProtoMessage {
 
         @Override
         public void writeTo(CodedOutputStream output) throws IOException {
+            Objects.requireNonNull(output, "output");
             output.writeString(1, name);
             ProtoMessage.writeNested(output, 5, value);
             output.writeInt32(20, TENSOR);

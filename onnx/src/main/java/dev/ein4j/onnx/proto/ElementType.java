@@ -41,7 +41,7 @@ public enum ElementType {
      * @return the ONNX type holding the same values
      */
     public static ElementType of(DType dtype) {
-        return switch (dtype) {
+        return switch (java.util.Objects.requireNonNull(dtype, "dtype")) {
             case FLOAT32 -> FLOAT;
             case FLOAT64 -> DOUBLE;
             case INT32 -> INT32;

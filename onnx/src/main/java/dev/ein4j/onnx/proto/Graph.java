@@ -36,6 +36,7 @@ public record Graph(String name, List<OperatorNode> nodes, List<TensorData> init
 
     @Override
     public void writeTo(CodedOutputStream output) throws IOException {
+        Objects.requireNonNull(output, "output");
         ProtoMessage.writeNested(output, 1, nodes);
         output.writeString(2, name);
         ProtoMessage.writeNested(output, 5, initializers);

@@ -48,6 +48,7 @@ public record Model(long irVersion, List<OperatorSetId> opsets, String producerN
 
     @Override
     public void writeTo(CodedOutputStream output) throws IOException {
+        Objects.requireNonNull(output, "output");
         output.writeInt64(1, irVersion);
         output.writeString(2, producerName);
         output.writeString(3, producerVersion);
@@ -84,6 +85,7 @@ public record Model(long irVersion, List<OperatorSetId> opsets, String producerN
      * @throws IllegalStateException if the model exceeds 2 GiB
      */
     public long write(Path file) throws IOException {
+        Objects.requireNonNull(file, "file");
         long size = checkedSize();
         Path absolute = file.toAbsolutePath();
         Path temporary = Files.createTempFile(absolute.getParent(), absolute.getFileName().toString(), ".partial");

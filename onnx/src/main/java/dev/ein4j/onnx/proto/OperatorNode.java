@@ -37,6 +37,7 @@ public record OperatorNode(String opType, List<String> inputs, List<String> outp
 
     @Override
     public void writeTo(CodedOutputStream output) throws IOException {
+        Objects.requireNonNull(output, "output");
         ProtoMessage.writeStrings(output, 1, inputs);
         ProtoMessage.writeStrings(output, 2, outputs);
         output.writeString(3, name);
@@ -49,6 +50,7 @@ public record OperatorNode(String opType, List<String> inputs, List<String> outp
      * @return the attribute, or null
      */
     public Attribute attribute(String attributeName) {
+        Objects.requireNonNull(attributeName, "attributeName");
         for (Attribute attribute : attributes) {
             if (attribute.name().equals(attributeName)) {
                 return attribute;

@@ -26,6 +26,7 @@ public record OperatorSetId(String domain, long version) implements ProtoMessage
 
     @Override
     public void writeTo(CodedOutputStream output) throws IOException {
+        Objects.requireNonNull(output, "output");
         if (!domain.isEmpty()) {
             output.writeString(1, domain);
         }

@@ -99,6 +99,7 @@ public record TensorData(String name, ElementType type, long[] dims, byte[] rawD
      * @return the same data under that name (shared, not copied)
      */
     public TensorData named(String newName) {
+        Objects.requireNonNull(newName, "newName");
         return new TensorData(newName, type, dims, rawData);
     }
 
@@ -112,6 +113,7 @@ public record TensorData(String name, ElementType type, long[] dims, byte[] rawD
 
     @Override
     public void writeTo(CodedOutputStream output) throws IOException {
+        Objects.requireNonNull(output, "output");
         ProtoMessage.writePacked(output, 1, dims);
         output.writeInt32(2, type.code());
         if (!name.isEmpty()) {

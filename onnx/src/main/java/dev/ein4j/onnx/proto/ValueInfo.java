@@ -48,6 +48,7 @@ public record ValueInfo(String name, ElementType type, List<Dimension> shape) im
 
         @Override
         public void writeTo(CodedOutputStream output) throws IOException {
+            Objects.requireNonNull(output, "output");
             if (length >= 0) {
                 output.writeInt64(1, length);
             }
@@ -79,6 +80,7 @@ public record ValueInfo(String name, ElementType type, List<Dimension> shape) im
 
             @Override
             public void writeTo(CodedOutputStream output) throws IOException {
+                Objects.requireNonNull(output, "output");
                 ProtoMessage.writeNested(output, 1, shape);
             }
         };
@@ -95,6 +97,7 @@ public record ValueInfo(String name, ElementType type, List<Dimension> shape) im
 
             @Override
             public void writeTo(CodedOutputStream output) throws IOException {
+                Objects.requireNonNull(output, "output");
                 output.writeInt32(1, type.code());
                 ProtoMessage.writeNested(output, 2, shapeMessage);
             }
@@ -112,6 +115,7 @@ public record ValueInfo(String name, ElementType type, List<Dimension> shape) im
 
             @Override
             public void writeTo(CodedOutputStream output) throws IOException {
+                Objects.requireNonNull(output, "output");
                 ProtoMessage.writeNested(output, 1, tensorType);
             }
         };
@@ -124,6 +128,7 @@ public record ValueInfo(String name, ElementType type, List<Dimension> shape) im
 
     @Override
     public void writeTo(CodedOutputStream output) throws IOException {
+        Objects.requireNonNull(output, "output");
         output.writeString(1, name);
         ProtoMessage.writeNested(output, 2, typeMessage());
     }
