@@ -32,7 +32,9 @@ final class Tracer {
         int batch = batchLength(samples, axis);
         List<Tensor> traced = samples;
         if (batch == 1) {
-            // a batch of 1 broadcasts where larger ones do not, so the graph is traced for 2 and 3
+            // a batch of 1 broadcasts where larger ones do not, so the graph is traced for 2 and 3; the call on
+            // the samples themselves comes first, so that the function's own checks speak of the caller's shapes
+            call(function, samples);
             traced = grown(samples, axis);
             batch = 2;
         }

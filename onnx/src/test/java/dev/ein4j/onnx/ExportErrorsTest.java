@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ein4j.ir.Op;
 import dev.ein4j.nn.Functional;
 import dev.ein4j.nn.Linear;
+import dev.ein4j.onnx.testing.OnnxRuntime;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
 import java.nio.file.Files;

@@ -2,6 +2,7 @@ package dev.ein4j.onnx;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ein4j.onnx.testing.OnnxRuntime;
 import dev.ein4j.tensor.Tensor;
 import java.nio.file.Path;
 import java.util.List;

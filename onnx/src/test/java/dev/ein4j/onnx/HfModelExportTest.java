@@ -6,6 +6,7 @@ import dev.ein4j.models.AutoModel;
 import dev.ein4j.models.LanguageModel;
 import dev.ein4j.models.PretrainedModel;
 import dev.ein4j.nn.io.Npy;
+import dev.ein4j.onnx.testing.OnnxRuntime;
 import dev.ein4j.tensor.Tensor;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -3,6 +3,7 @@ package dev.ein4j.onnx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ein4j.ir.DType;
+import dev.ein4j.onnx.testing.OnnxRuntime;
 import dev.ein4j.tensor.Axes;
 import dev.ein4j.tensor.Ein;
 import dev.ein4j.tensor.Generator;

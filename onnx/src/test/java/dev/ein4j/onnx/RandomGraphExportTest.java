@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ein4j.ir.GraphOrder;
 import dev.ein4j.ir.Node;
 import dev.ein4j.ir.Op;
+import dev.ein4j.onnx.testing.OnnxRuntime;
 import dev.ein4j.runtime.Lifetimes;
 import dev.ein4j.tensor.Tensor;
 import dev.ein4j.tensor.internal.TensorInternals;

@@ -1,4 +1,4 @@
-package dev.ein4j.onnx;
+package dev.ein4j.onnx.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,11 +22,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Runs exported models in ONNX Runtime for Java and compares its outputs with ein4j's. */
-final class OnnxRuntime {
+/**
+ * Runs exported models in ONNX Runtime for Java and compares its outputs with ein4j's; shared with
+ * the examples' tests as the onnx module's test-jar.
+ */
+public final class OnnxRuntime {
 
     /** One output: its shape, ONNX Runtime's element type, and its elements as doubles. */
-    record Output(long[] shape, OnnxJavaType type, double[] values) {
+    public record Output(long[] shape, OnnxJavaType type, double[] values) {
     }
 
     private OnnxRuntime() {
@@ -37,7 +40,7 @@ final class OnnxRuntime {
      * @param inputs one tensor per graph input, in order; int32 tensors are fed as int64 when the model declares int64
      * @return every output, in order
      */
-    static List<Output> run(Path model, List<Tensor> inputs) {
+    public static List<Output> run(Path model, List<Tensor> inputs) {
         OrtEnvironment environment = OrtEnvironment.getEnvironment();
         try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
             options.setIntraOpNumThreads(1);
@@ -133,7 +136,7 @@ final class OnnxRuntime {
      * Asserts that ONNX Runtime's output is ein4j's: same shape and type, integers and bools
      * exactly, floats within {@code tolerance} of the largest magnitude (NaN where ein4j has NaN).
      */
-    static void assertAgrees(String what, Tensor expected, Output actual, double tolerance) {
+    public static void assertAgrees(String what, Tensor expected, Output actual, double tolerance) {
         assertThat(actual.shape()).as(what + ": shape").isEqualTo(Arrays.stream(expected.shape()).asLongStream().toArray());
         OnnxJavaType type = switch (expected.dtype()) {
             case FLOAT32 -> OnnxJavaType.FLOAT;
@@ -163,7 +166,7 @@ final class OnnxRuntime {
     }
 
     /** The tolerance for a float32 result (1e-4 of the largest magnitude) or a float64 one. */
-    static double tolerance(DType dtype) {
+    public static double tolerance(DType dtype) {
         return dtype == DType.FLOAT64 ? 1e-9 : 1e-4;
     }
 }
