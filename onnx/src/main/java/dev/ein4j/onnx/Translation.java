@@ -98,11 +98,7 @@ final class Translation {
     }
 
     private Value translate(Node node) {
-        Translations.OpTranslation translation = Translations.of(node.op());
-        if (translation == null) {
-            throw error(node, "ONNX export has no translation for the primitive " + node.op());
-        }
-        Value value = translation.translate(node, this);
+        Value value = Translations.of(node.op()).translate(node, this);
         if (!Arrays.equals(value.shape(), node.shape()) || !Arrays.equals(value.batch(), batch(node))
                 || value.type() != ElementType.of(node.dtype())) {
             throw new IllegalStateException("the translation of " + NodeDescription.of(node) + " made " + value

@@ -2,12 +2,9 @@ package dev.ein4j.onnx;
 
 import dev.ein4j.ir.Node;
 import dev.ein4j.ir.Op;
-import java.util.EnumMap;
-import java.util.Map;
 
 /**
- * The table from IR primitives to their ONNX translations: one entry per primitive. A primitive
- * without an entry is refused with {@link OnnxExportException} naming the node.
+ * The table from IR primitives to their ONNX translations: one entry per primitive.
  *
  * <table>
  *   <caption>What maps to what</caption>
@@ -41,53 +38,51 @@ final class Translations {
         Value translate(Node node, Translation translation);
     }
 
-    private static final Map<Op, OpTranslation> TABLE = new EnumMap<>(Op.class);
-
-    static {
-        TABLE.put(Op.RESHAPE, Movements::reshape);
-        TABLE.put(Op.PERMUTE, Movements::permute);
-        TABLE.put(Op.EXPAND, Movements::expand);
-        TABLE.put(Op.PAD, Movements::pad);
-        TABLE.put(Op.SHRINK, Movements::shrink);
-        TABLE.put(Op.FLIP, Movements::flip);
-        TABLE.put(Op.WINDOW, Movements::window);
-        TABLE.put(Op.EXP, (node, t) -> Elementwise.unary(node, t, "Exp"));
-        TABLE.put(Op.LOG, (node, t) -> Elementwise.unary(node, t, "Log"));
-        TABLE.put(Op.SQRT, (node, t) -> Elementwise.unary(node, t, "Sqrt"));
-        TABLE.put(Op.RECIPROCAL, (node, t) -> Elementwise.unary(node, t, "Reciprocal"));
-        TABLE.put(Op.SIN, (node, t) -> Elementwise.unary(node, t, "Sin"));
-        TABLE.put(Op.CAST, Elementwise::cast);
-        TABLE.put(Op.ADD, (node, t) -> Elementwise.arithmetic(node, t, "Add", "Or"));
-        TABLE.put(Op.MUL, (node, t) -> Elementwise.arithmetic(node, t, "Mul", "And"));
-        TABLE.put(Op.MAX, (node, t) -> Elementwise.arithmetic(node, t, "Max", "Or"));
-        TABLE.put(Op.CMPLT, (node, t) -> Elementwise.comparison(node, t, "Less"));
-        TABLE.put(Op.CMPEQ, (node, t) -> Elementwise.comparison(node, t, "Equal"));
-        TABLE.put(Op.WHERE, Elementwise::where);
-        TABLE.put(Op.SUM, (node, t) -> Reductions.reduce(node, t, "ReduceSum"));
-        TABLE.put(Op.REDUCE_MAX, (node, t) -> Reductions.reduce(node, t, "ReduceMax"));
-        TABLE.put(Op.PROD, (node, t) -> Reductions.reduce(node, t, "ReduceProd"));
-        TABLE.put(Op.CONTRACT, Contractions::contract);
-        TABLE.put(Op.CONST, Creations::constant);
-        TABLE.put(Op.IOTA, Creations::iota);
-        TABLE.put(Op.RAND, (node, t) -> {
-            throw t.error(node, "random numbers drawn for a shape that grows with the batch cannot be exported;"
-                    + " call eval() on the model (dropout) or pass the random numbers as an input");
-        });
-        TABLE.put(Op.INPUT, (node, t) -> {
-            throw t.error(node, "data that is neither a sample input nor a constant of the model");
-        });
-        TABLE.put(Op.CONTIGUOUS, (node, t) -> t.value(node.source(0)));
-        TABLE.put(Op.DETACH, (node, t) -> t.value(node.source(0)));
-    }
-
     private Translations() {
     }
 
     /**
+     * The table itself: a switch over every primitive with no default, so that a new primitive
+     * does not compile until it has an entry here.
+     *
      * @param op a primitive
-     * @return its translation, or null when it has none
+     * @return its translation
      */
     static OpTranslation of(Op op) {
-        return TABLE.get(op);
+        return switch (op) {
+            case RESHAPE -> Movements::reshape;
+            case PERMUTE -> Movements::permute;
+            case EXPAND -> Movements::expand;
+            case PAD -> Movements::pad;
+            case SHRINK -> Movements::shrink;
+            case FLIP -> Movements::flip;
+            case WINDOW -> Movements::window;
+            case EXP -> (node, t) -> Elementwise.unary(node, t, "Exp");
+            case LOG -> (node, t) -> Elementwise.unary(node, t, "Log");
+            case SQRT -> (node, t) -> Elementwise.unary(node, t, "Sqrt");
+            case RECIPROCAL -> (node, t) -> Elementwise.unary(node, t, "Reciprocal");
+            case SIN -> (node, t) -> Elementwise.unary(node, t, "Sin");
+            case CAST -> Elementwise::cast;
+            case ADD -> (node, t) -> Elementwise.arithmetic(node, t, "Add", "Or");
+            case MUL -> (node, t) -> Elementwise.arithmetic(node, t, "Mul", "And");
+            case MAX -> (node, t) -> Elementwise.arithmetic(node, t, "Max", "Or");
+            case CMPLT -> (node, t) -> Elementwise.comparison(node, t, "Less");
+            case CMPEQ -> (node, t) -> Elementwise.comparison(node, t, "Equal");
+            case WHERE -> Elementwise::where;
+            case SUM -> (node, t) -> Reductions.reduce(node, t, "ReduceSum");
+            case REDUCE_MAX -> (node, t) -> Reductions.reduce(node, t, "ReduceMax");
+            case PROD -> (node, t) -> Reductions.reduce(node, t, "ReduceProd");
+            case CONTRACT -> Contractions::contract;
+            case CONST -> Creations::constant;
+            case IOTA -> Creations::iota;
+            case RAND -> (node, t) -> {
+                throw t.error(node, "random numbers drawn for a shape that grows with the batch cannot be exported;"
+                        + " call eval() on the model (dropout) or pass the random numbers as an input");
+            };
+            case INPUT -> (node, t) -> {
+                throw t.error(node, "data that is neither a sample input nor a constant of the model");
+            };
+            case CONTIGUOUS, DETACH -> (node, t) -> t.value(node.source(0));
+        };
     }
 }
