@@ -135,23 +135,12 @@ final class Contractions {
         int[] batch = new int[groups];
         int[][] parts = {toArray(batchAxes), toArray(rows), toArray(columns)};
         for (int g = 0; g < groups; g++) {
-            int[] axes = parts[groups == 3 ? g : g + 1];
-            long length = 1;
-            int factor = 0;
-            long fixedProduct = 1;
-            for (int axis : axes) {
-                length *= x.shape()[axis];
-                if (x.batch()[axis] != 0) {
-                    if (factor != 0) {
-                        throw t.error(node, "two dimensions that grow with the batch are multiplied together");
-                    }
-                    factor = x.batch()[axis];
-                } else {
-                    fixedProduct *= x.shape()[axis];
-                }
+            int[] merged = x.merged(parts[groups == 3 ? g : g + 1]);
+            if (merged == null) {
+                throw t.error(node, "two dimensions that grow with the batch are multiplied together");
             }
-            shape[g] = Math.toIntExact(length);
-            batch[g] = Math.toIntExact(factor * fixedProduct);
+            shape[g] = merged[0];
+            batch[g] = merged[1];
         }
         return ops.reshape(transposed, shape, batch);
     }

@@ -351,6 +351,23 @@ final class GraphOps {
                 List.of(), x.type(), shape, batch);
     }
 
+    /**
+     * @param x a value
+     * @param cuts per sliced axis {axis, start, end, step}
+     * @param shape the result's traced shape
+     * @param batch the result's batch factors
+     * @return the slice (x itself without cuts)
+     */
+    Value slice(Value x, List<long[]> cuts, int[] shape, int[] batch) {
+        long[][] columns = new long[4][cuts.size()];
+        for (int i = 0; i < cuts.size(); i++) {
+            for (int c = 0; c < 4; c++) {
+                columns[c][i] = cuts.get(i)[c];
+            }
+        }
+        return slice(x, columns[1], columns[2], columns[0], columns[3], shape, batch);
+    }
+
     static long[] toLongs(int[] values) {
         return Arrays.stream(values).asLongStream().toArray();
     }

@@ -63,9 +63,9 @@ final class Movements {
                 continue;
             }
             long sliceEnd = sourceBatch[k] != 0 && end == source.length(k) ? Long.MAX_VALUE : end;
-            cuts.add(new long[] {k, start, sliceEnd});
+            cuts.add(new long[] {k, start, sliceEnd, 1});
         }
-        return slice(t, t.value(source), cuts, 1, node);
+        return t.ops().slice(t.value(source), cuts, node.shape(), t.batch(node));
     }
 
     /** Slice from the last element to before the first, step −1, of each flipped dimension longer than 1. */
@@ -73,24 +73,10 @@ final class Movements {
         List<long[]> cuts = new ArrayList<>();
         for (int axis : ((AxesArgument) node.argument()).axes()) {
             if (node.length(axis) > 1 || t.batch(node)[axis] != 0) {
-                cuts.add(new long[] {axis, -1, Long.MIN_VALUE});
+                cuts.add(new long[] {axis, -1, Long.MIN_VALUE, -1});
             }
         }
-        return slice(t, t.value(node.source(0)), cuts, -1, node);
-    }
-
-    private static Value slice(Translation t, Value x, List<long[]> cuts, long step, Node node) {
-        long[] axes = new long[cuts.size()];
-        long[] starts = new long[cuts.size()];
-        long[] ends = new long[cuts.size()];
-        long[] steps = new long[cuts.size()];
-        for (int i = 0; i < cuts.size(); i++) {
-            axes[i] = cuts.get(i)[0];
-            starts[i] = cuts.get(i)[1];
-            ends[i] = cuts.get(i)[2];
-            steps[i] = step;
-        }
-        return t.ops().slice(x, starts, ends, axes, steps, node.shape(), t.batch(node));
+        return t.ops().slice(t.value(node.source(0)), cuts, node.shape(), t.batch(node));
     }
 
     /**

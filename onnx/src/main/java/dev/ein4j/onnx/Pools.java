@@ -172,22 +172,12 @@ final class Pools {
         int spatial = x.rank() - leading;
         int[] shape = new int[spatial + 2];
         int[] batch = new int[spatial + 2];
-        long length = 1;
-        int factor = 0;
-        long fixed = 1;
-        for (int j = 0; j < leading; j++) {
-            length *= x.shape()[j];
-            if (x.batch()[j] != 0) {
-                if (factor != 0) {
-                    throw t.error(node, "two dimensions that grow with the batch are merged");
-                }
-                factor = x.batch()[j];
-            } else {
-                fixed *= x.shape()[j];
-            }
+        int[] merged = x.merged(java.util.stream.IntStream.range(0, leading).toArray());
+        if (merged == null) {
+            throw t.error(node, "two dimensions that grow with the batch are merged");
         }
-        shape[0] = Math.toIntExact(length);
-        batch[0] = Math.toIntExact(factor * fixed);
+        shape[0] = merged[0];
+        batch[0] = merged[1];
         shape[1] = 1;
         System.arraycopy(x.shape(), leading, shape, 2, spatial);
         return ops.reshape(x, shape, batch);
@@ -210,19 +200,10 @@ final class Pools {
         int[] shape = pooled.shape().clone();
         for (int j = 0; j < positions.length; j++) {
             if (shape[2 + j] != positions[j]) {
-                cuts.add(new long[] {2 + j, positions[j]});
+                cuts.add(new long[] {2 + j, 0, positions[j], 1});
                 shape[2 + j] = positions[j];
             }
         }
-        long[] axes = new long[cuts.size()];
-        long[] starts = new long[cuts.size()];
-        long[] ends = new long[cuts.size()];
-        long[] steps = new long[cuts.size()];
-        for (int i = 0; i < cuts.size(); i++) {
-            axes[i] = cuts.get(i)[0];
-            ends[i] = cuts.get(i)[1];
-            steps[i] = 1;
-        }
-        return ops.slice(pooled, starts, ends, axes, steps, shape, pooled.batch());
+        return ops.slice(pooled, cuts, shape, pooled.batch());
     }
 }

@@ -47,6 +47,30 @@ record Value(String name, ElementType type, int[] shape, int[] batch) {
         return count;
     }
 
+    /**
+     * The length of several dimensions merged into one, and its batch factor: at most one of them
+     * may grow with the batch (the merged one is then c·p times the batch, p the others' product).
+     *
+     * @param axes the merged dimensions
+     * @return {traced length, batch factor}, or null when two of them grow with the batch
+     */
+    int[] merged(int[] axes) {
+        long length = 1;
+        long fixed = 1;
+        int factor = 0;
+        for (int axis : axes) {
+            length *= shape[axis];
+            if (batch[axis] == 0) {
+                fixed *= shape[axis];
+            } else if (factor != 0) {
+                return null;
+            } else {
+                factor = batch[axis];
+            }
+        }
+        return new int[] {Math.toIntExact(length), Math.toIntExact(factor * fixed)};
+    }
+
     /** @return the number of elements in the traced call */
     long size() {
         long size = 1;

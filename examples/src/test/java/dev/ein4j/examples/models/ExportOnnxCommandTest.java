@@ -9,10 +9,7 @@ import dev.ein4j.nn.io.Npy;
 import dev.ein4j.onnx.testing.OnnxRuntime;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,20 +22,14 @@ class ExportOnnxCommandTest {
     @TempDir
     Path directory;
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final ModelsCli cli = new ModelsCli();
 
     private int models(String... args) {
-        out.reset();
-        err.reset();
-        return ModelsCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return cli.run(args);
     }
 
     private String errorLine() {
-        String text = err.toString(StandardCharsets.UTF_8);
-        assertThat(text.lines().count()).as("one line on stderr: %s", text).isEqualTo(1);
-        return text.strip();
+        return cli.errorLine();
     }
 
     private Path folder(String name, String config) throws IOException {
@@ -53,8 +44,8 @@ class ExportOnnxCommandTest {
         Npy.write(input, ids);
         Path output = directory.resolve("gpt2.onnx");
         assertThat(models("export-onnx", model.toString(), "--input", input.toString(), "--output", output.toString()))
-                .as(err.toString(StandardCharsets.UTF_8)).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("GPT2LMHeadModel, opset 17, input_ids int64[batch, 3]"
+                .as(cli.err()).isZero();
+        assertThat(cli.out()).contains("GPT2LMHeadModel, opset 17, input_ids int64[batch, 3]"
                 + " -> logits float[batch, 3, 50]").contains("MatMul");
         LanguageModel loaded = (LanguageModel) AutoModel.load(model);
         OnnxRuntime.assertAgrees("gpt2", loaded.logits(ids), OnnxRuntime.run(output, List.of(ids)).get(0), 1e-4);
@@ -70,8 +61,8 @@ class ExportOnnxCommandTest {
         Npy.write(input, pixels);
         Path output = directory.resolve("vit.onnx");
         assertThat(models("export-onnx", model.toString(), "--input", input.toString(), "--output", output.toString(),
-                "--opset", "18", "--fixed-batch")).as(err.toString(StandardCharsets.UTF_8)).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("opset 18, pixel_values float[2, 3, 16, 16] -> logits float[2, 2]")
+                "--opset", "18", "--fixed-batch")).as(cli.err()).isZero();
+        assertThat(cli.out()).contains("opset 18, pixel_values float[2, 3, 16, 16] -> logits float[2, 2]")
                 .contains("Conv 1");
         ImageClassifier loaded = (ImageClassifier) AutoModel.load(model);
         OnnxRuntime.assertAgrees("vit", loaded.logits(pixels), OnnxRuntime.run(output, List.of(pixels)).get(0), 1e-4);
