@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Self-check of the ein4j `function` conformance fixtures (functions.json, layers.json).
+"""Self-check of the ein4j `function` conformance fixtures (functions.json, layers.json,
+model_layers.json, indexing.json).
 
     python3 conformance-tests/generator/check_functions.py [FILE_OR_FOLDER ...]
 
@@ -8,8 +9,9 @@ Re-reads every file that holds `function` cases and checks
     TENSOR encoding (float32 / float64 / int32 / bool), the inputs each function takes
     and their dtypes, the output dtype (bool for comparisons, int32 for argmax / argmin /
     one_hot, the `dtype` param for cast, else the float dtype of the inputs), `grad`
-    (one upstream per output, a gradient per float input, null for int32 / bool inputs
-    and running statistics, no grad where an input is not finite), unique ids;
+    (one upstream per output, zeros for an int32 output such as topk's indices, a gradient
+    per float input, null for int32 / bool inputs and running statistics, no grad where an
+    input is not finite), unique ids;
   * error cases: torch rejects the call;
   * value cases: the generator's reference (torch, float64) on the decoded inputs
     reproduces the expected outputs and gradients bit for bit after rounding;
@@ -19,11 +21,14 @@ Re-reads every file that holds `function` cases and checks
   * torch.autograd.gradcheck (float64) passes on every gradient case whose float
     inputs are all of moderate size (1e-3 <= |x| <= 1e3; the precision and stability
     cases with tiny or huge inputs are left out, finite differences are meaningless
-    there), except the two kink cases (relu / abs at 0), the max_pool2d tie cases and casts;
+    there), except the two kink cases (relu / abs at 0), the max_pool2d tie cases, casts,
+    cases with non-finite outputs (masked_fill with inf / nan: finite differences are NaN there)
+    and embedding with padding_idx (PyTorch's convention: the padding row gets no gradient);
   * no ties where a gradient would be ambiguous (amax / amin / maximum / minimum /
     max_pool2d gradient cases), except the max_pool2d cases named `ties-`, which must
     hold ties (PyTorch's convention: the first maximum of a window takes its gradient;
-    the naive re-implementation, an argmax-first gather, checks it).
+    the naive re-implementation, an argmax-first gather, checks it); no ties along the
+    dim of any topk case (PyTorch's order among equal values is unspecified).
 Prints counts per file, per name, per dtype and per error kind, and the largest
 tolerances; exits 1 on any problem.
 """
@@ -45,8 +50,8 @@ import check_fixtures as CF  # noqa: E402
 
 CASE_KEYS = {'id', 'op', 'name', 'params', 'inputs', 'expected', 'grad', 'rtol', 'atol', 'grad_rtol', 'grad_atol'}
 FILE_NAMES = {'functions.json': set(GF.FUNCTION_NAMES), 'layers.json': set(GF.LAYER_NAMES),
-              'model_layers.json': set(GF.ML.FILE_NAMES)}
-ALL_NAMES = set(GF.FUNCTION_NAMES) | set(GF.LAYER_NAMES) | set(GF.ML.FILE_NAMES)
+              'model_layers.json': set(GF.ML.FILE_NAMES), 'indexing.json': set(GF.IX.FILE_NAMES)}
+ALL_NAMES = set(GF.FUNCTION_NAMES) | set(GF.LAYER_NAMES) | set(GF.ML.FILE_NAMES) | set(GF.IX.FILE_NAMES)
 
 # inputs: kinds per position ('f' float, 'i' int32, 'b' bool, 'bf' either, '*' any dtype), how many
 # are required
@@ -60,7 +65,7 @@ SIGNATURES = dict({n: _UN for n in GF.UNARY}, **{
     'conv2d': (['f', 'f', 'f'], 2), 'max_pool2d': _UN, 'avg_pool2d': _UN,
     'batch_norm': (['f'] * 5, 1), 'embedding': (['i', 'f'], 2),
     'scaled_dot_product_attention': (['f', 'f', 'f', 'bf'], 3),
-}, **GF.ML.SIGNATURES)
+}, **GF.ML.SIGNATURES, **GF.IX.SIGNATURES)
 # input counts allowed besides the range above allows: batch_norm takes x alone (batch statistics),
 # x with the running statistics (no affine), and weight, then bias, on top; never x and one statistic
 INPUT_COUNTS = {'batch_norm': (1, 3, 4, 5)}
@@ -78,10 +83,11 @@ PARAMS = {
     'conv2d': {'stride', 'padding', 'dilation', 'groups'},
     'max_pool2d': {'kernel_size', 'stride', 'padding', 'dilation'},
     'avg_pool2d': {'kernel_size', 'stride', 'padding', 'count_include_pad', 'divisor_override'},
-    'batch_norm': {'training', 'momentum', 'eps'},
+    'batch_norm': {'training', 'momentum', 'eps'}, 'embedding': {'padding_idx'},
     'scaled_dot_product_attention': {'is_causal', 'scale', 'enable_gqa'},
 }
 PARAMS.update(GF.ML.PARAMS)
+PARAMS.update(GF.IX.PARAMS)
 for _n in GF.REDUCE:
     PARAMS[_n] = {'dim', 'keepdim'} | ({'correction'} if _n in ('var', 'std') else set())
 REQUIRED_PARAMS = {'pow': {'exponent'}, 'softmax': {'dim'}, 'log_softmax': {'dim'}, 'logsumexp': {'dim'},
@@ -89,6 +95,7 @@ REQUIRED_PARAMS = {'pow': {'exponent'}, 'softmax': {'dim'}, 'log_softmax': {'dim
                    'layer_norm': {'normalized_shape'}, 'max_pool2d': {'kernel_size'},
                    'avg_pool2d': {'kernel_size'}}
 REQUIRED_PARAMS.update(GF.ML.REQUIRED_PARAMS)
+REQUIRED_PARAMS.update(GF.IX.REQUIRED_PARAMS)
 # independent recomputations must stay within this fraction of the tolerance (the
 # generator sizes tolerances so that its float32 / float64 re-computations, these among
 # them, stay within it)
@@ -162,14 +169,16 @@ def identical(a, b):
     return np.array_equal(np.signbit(a[m]), np.signbit(b[m]))
 
 
-def expected_out_dtype(name, params, args):
+def expected_out_dtypes(name, params, args):
+    if name in GF.IX.NEW_NAMES:
+        return GF.IX.output_dtypes(name, args)
     if name in GF.COMPARE:
-        return 'bool'
+        return ['bool']
     if name in ('argmax', 'argmin', 'one_hot'):
-        return 'int32'
+        return ['int32']
     if name == 'cast':
-        return params.get('dtype')
-    return GF.case_float_dtype(args)
+        return [params.get('dtype')]
+    return [GF.case_float_dtype(args)]
 
 
 def _param_ok(v):
@@ -286,16 +295,18 @@ def check_structure(c, fname, P):
         P.add(where, 'float inputs of mixed dtypes %s' % sorted(fl))
         ok = False
     outs = exp['outputs']
-    if not isinstance(outs, list) or len(outs) != 1:
-        P.add(where, 'expected one output')
+    count = GF.IX.OUTPUTS.get(name, 1)
+    if not isinstance(outs, list) or len(outs) != count:
+        P.add(where, 'expected %d output%s' % (count, '' if count == 1 else 's'))
         return False
-    ok &= CF.check_tensor(outs[0], '%s outputs[0]' % where, P)
+    for i, o in enumerate(outs):
+        ok &= CF.check_tensor(o, '%s outputs[%d]' % (where, i), P)
     if not ok:
         return False
     args = dec_args(c)
-    want = expected_out_dtype(name, p, args)
-    if outs[0]['dtype'] != want:
-        P.add(where, 'output dtype %s, expected %s' % (outs[0]['dtype'], want))
+    want = expected_out_dtypes(name, p, args)
+    if [o['dtype'] for o in outs] != want:
+        P.add(where, 'output dtypes %s, expected %s' % ([o['dtype'] for o in outs], want))
         ok = False
     if 'grad' in c:
         g = c['grad']
@@ -309,6 +320,9 @@ def check_structure(c, fname, P):
                 return False
             if u['shape'] != o['shape'] or u['dtype'] != o['dtype']:
                 P.add(where, 'upstream %d shape/dtype != output' % i)
+                ok = False
+            elif o['dtype'] not in GF.FLOAT and any(v != 0 for v in u['data']):
+                P.add(where, 'upstream %d of an integer output must be zeros' % i)
                 ok = False
         gpos = GF.grad_positions(name, args)
         for i, (gi, t) in enumerate(zip(g['inputs'], ins)):
@@ -326,7 +340,7 @@ def check_structure(c, fname, P):
         if not all(np.isfinite(a.a).all() for a in args):
             P.add(where, 'grad given for non-finite inputs')
             ok = False
-        if not gpos or outs[0]['dtype'] not in GF.FLOAT:
+        if not gpos or not any(o['dtype'] in GF.FLOAT for o in outs):
             P.add(where, 'grad on a case without float inputs / outputs')
             ok = False
     return ok
@@ -404,6 +418,10 @@ def check_case(c, fname, P, S, rng):
             S.gradcheck['skipped: tiny or huge inputs'] += 1
         elif any(args[i].a.size == 0 for i in GF.grad_positions(name, args)):
             S.gradcheck['skipped: zero-size'] += 1
+        elif not all(np.isfinite(e).all() for e, d in zip(exp, odts) if d in GF.FLOAT):
+            S.gradcheck['skipped: non-finite outputs'] += 1
+        elif name == 'embedding' and 'padding_idx' in p:
+            S.gradcheck['skipped: padding_idx (torch convention)'] += 1
         elif run_gradcheck(name, p, args):
             S.gradcheck['passed'] += 1
         else:
@@ -418,6 +436,10 @@ def check_case(c, fname, P, S, rng):
             P.add(where, '%s gradient case with ties' % name)
     if tie_case(c) and np.unique(args[0].a).size == args[0].a.size:
         P.add(where, 'max_pool2d ties- case without ties')
+    if name == 'topk' and args[0].a.ndim:
+        rows = np.moveaxis(args[0].a, p.get('dim', -1), -1).reshape(-1, args[0].a.shape[p.get('dim', -1)])
+        if any(np.unique(row).size != row.size for row in rows):
+            P.add(where, 'topk case with ties along its dim')
     if not all(np.isfinite(a.a).all() for a in args):
         S.features['with nan/inf inputs'] += 1
     if any(a.a.size == 0 for a in args):

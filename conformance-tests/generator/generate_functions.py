@@ -10,8 +10,9 @@ conformance-tests/fixtures/layers.json (linear, convolutions, pooling, batch_nor
 embedding, scaled_dot_product_attention) and conformance-tests/fixtures/model_layers.json
 (the layers of loaded checkpoints: conv_transpose2d, adaptive_avg_pool2d, interpolate,
 group_norm, rms_norm, relu6 / hardswish / hardsigmoid, gelu at large |x|, attention with
-enable_gqa; their tables and naive re-implementations are in model_layers.py), then runs
-check_functions.py over them.
+enable_gqa; their tables and naive re-implementations are in model_layers.py) and
+conformance-tests/fixtures/indexing.json (gather, index_select, masked_fill, cumsum, topk,
+embedding with large vocabularies; in indexing.py), then runs check_functions.py over them.
 The output is deterministic: each file has its own fixed seed.
 
 Reference: PyTorch's functional API (torch / torch.nn.functional) evaluated in float64
@@ -36,10 +37,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import generate_fixtures as G  # noqa: E402
 import model_layers as ML  # noqa: E402
+import indexing as IX  # noqa: E402
 
 FIXTURES_DIR = G.FIXTURES_DIR
 FORMAT = G.FORMAT
-SEEDS = {'functions': 20240201, 'layers': 20240202, 'model_layers': 20240203}
+SEEDS = {'functions': 20240201, 'layers': 20240202, 'model_layers': 20240203, 'indexing': 20240204}
 FLOAT = ('float32', 'float64')
 TORCH_DT = {'float32': torch.float32, 'float64': torch.float64, 'int32': torch.int32, 'bool': torch.bool}
 DEFAULT_TOL = G.DEFAULT_TOL
@@ -148,6 +150,8 @@ def fwd(name, p, ts):
     """The reference: torch / torch.nn.functional.  Returns the list of outputs."""
     if name in ML.NEW_NAMES:
         return ML.fwd(name, p, ts)
+    if name in IX.NEW_NAMES:
+        return IX.fwd(name, p, ts)
     x = ts[0]
     if name in UNARY:
         return [UNARY[name](x)]
@@ -218,7 +222,8 @@ def fwd(name, p, ts):
                              eps=p.get('eps', 1e-5))]
     if name == 'embedding':
         # float indices are passed on as such: torch rejects them
-        return [F.embedding(x.to(torch.int64) if not x.dtype.is_floating_point else x, ts[1])]
+        return [F.embedding(x.to(torch.int64) if not x.dtype.is_floating_point else x, ts[1],
+                            padding_idx=p.get('padding_idx'))]
     if name == 'scaled_dot_product_attention':
         return [F.scaled_dot_product_attention(x, ts[1], ts[2], attn_mask=ts[3] if len(ts) > 3 else None,
                                                is_causal=p.get('is_causal', False), scale=p.get('scale'),
@@ -348,6 +353,8 @@ def naive_fwd(name, p, ts):
     functions, exact operations)."""
     if name in ML.NEW_NAMES:
         return ML.naive_fwd(name, p, ts)
+    if name in IX.NAIVE_NAMES:
+        return IX.naive_fwd(name, p, ts)
     x = ts[0]
     if name in ('sum', 'mean', 'prod', 'var', 'std'):
         dims = _dims(x, p.get('dim'))
@@ -501,6 +508,8 @@ def numpy_fwd(name, p, xs):
     """numpy formulas, float64; None where there is none."""
     if name in ML.NEW_NAMES:
         return ML.numpy_fwd(name, p, xs)
+    if name in IX.NEW_NAMES:
+        return IX.numpy_fwd(name, p, xs)
     x = xs[0] if xs else None
     un = {
         'neg': np.negative, 'abs': np.abs, 'exp': np.exp, 'log': np.log, 'log1p': np.log1p, 'expm1': np.expm1,
@@ -632,6 +641,8 @@ def evaluate(name, p, args, upstream=None, mode='ref', impl=fwd):
     if upstream is not None:
         loss = 0
         for o, u in zip(outs, upstream):
+            if not o.dtype.is_floating_point:
+                continue  # an integer output (topk's indices) contributes nothing
             ut = torch.tensor(np.asarray(u, dtype=np.float64), dtype=torch.float64)
             if mode == 'ref':
                 loss = loss + (o.to(torch.float64) * ut).sum()
@@ -740,7 +751,7 @@ class Builder:
 
     def case(self, name, label, args, params=None, grad=True, precision=False):
         """A value case.  grad: True = gradients wherever the inputs are finite, there is a
-        float input and all outputs are float (the generator stops if torch's gradient is
+        float input and a float output (the generator stops if torch's gradient is
         not finite there); 'auto' = the same, but left out (and reported) where torch's
         gradient is not finite; False = none."""
         p = dict(params or {})
@@ -749,8 +760,10 @@ class Builder:
         outs, odts, _ = evaluate(name, p, args)
         finite = all(np.isfinite(a.a).all() for a in args)
         want = (grad and finite and bool(grad_positions(name, args))
-                and all(d in FLOAT for d in odts))
-        upstream = [G.normal_values(self.rng, o.shape, d) for o, d in zip(outs, odts)] if want else None
+                and any(d in FLOAT for d in odts))
+        # an integer output (topk's indices) gets an upstream of zeros: it contributes nothing
+        upstream = [G.normal_values(self.rng, o.shape, d) if d in FLOAT else np.zeros(o.shape)
+                    for o, d in zip(outs, odts)] if want else None
         outs, odts, grads = evaluate(name, p, args, upstream)
         exp_outs = [G.round_to(o, d) if d in FLOAT else o for o, d in zip(outs, odts)]
         exp_grads = None
@@ -1669,10 +1682,15 @@ def gen_model_layers(rng):
     return ML.gen(Builder(rng, 'model'), rng, sys.modules[__name__])
 
 
+def gen_indexing(rng):
+    return IX.gen(Builder(rng, 'indexing'), rng, sys.modules[__name__])
+
+
 FILES = [
     ('functions.json', 'functions', gen_functions),
     ('layers.json', 'layers', gen_layers),
     ('model_layers.json', 'model_layers', gen_model_layers),
+    ('indexing.json', 'indexing', gen_indexing),
 ]
 
 

@@ -11,6 +11,7 @@ import dev.ein4j.nn.LossReduction;
 import dev.ein4j.nn.PoolingOptions;
 import dev.ein4j.tensor.Reduction;
 import dev.ein4j.tensor.Tensor;
+import dev.ein4j.tensor.TopK;
 import java.util.List;
 
 /**
@@ -32,6 +33,10 @@ final class FunctionCases {
     static List<Tensor> call(String name, Params params, List<Tensor> in) {
         Tensor x = in.isEmpty() ? null : in.get(0);
         Tensor y = in.size() > 1 ? in.get(1) : null;
+        if (name.equals("topk")) { // the one function with two outputs
+            TopK top = x.topk(params.integer("k", 1), params.integer("dim", -1), params.flag("largest", true));
+            return List.of(top.values(), top.indices());
+        }
         return List.of(switch (name) {
             case "neg" -> x.neg();
             case "abs" -> x.abs();
@@ -104,7 +109,12 @@ final class FunctionCases {
             case "max_pool2d" -> Functional.maxPool2d(x, pooling(params));
             case "avg_pool2d" -> Functional.avgPool2d(x, pooling(params).countIncludePad(params.flag("count_include_pad", true)));
             case "batch_norm" -> batchNorm(params, in);
-            case "embedding" -> Functional.embedding(x, y);
+            case "embedding" -> params.has("padding_idx") ? Functional.embedding(x, y, params.integer("padding_idx", 0))
+                    : Functional.embedding(x, y);
+            case "gather" -> x.gather(params.integer("dim", 0), y);
+            case "index_select" -> x.indexSelect(params.integer("dim", 0), y);
+            case "masked_fill" -> x.maskedFill(y, params.number("value", 0));
+            case "cumsum" -> x.cumsum(params.integer("dim", 0));
             case "scaled_dot_product_attention" -> attention(params, in);
             default -> throw new IllegalArgumentException("function '" + name + "' is not known to this runner");
         });

@@ -26,12 +26,26 @@ final class Params {
         return has(name) && json.get(name).isJsonArray();
     }
 
+    /** @return a number, or the format's strings "inf", "-inf" and "nan" for those values */
     double number(String name, double fallback) {
-        return has(name) ? json.get(name).getAsDouble() : fallback;
+        return has(name) ? decode(name, json.get(name)) : fallback;
     }
 
     Double optionalNumber(String name) {
-        return has(name) ? json.get(name).getAsDouble() : null;
+        return has(name) ? decode(name, json.get(name)) : null;
+    }
+
+    private static double decode(String name, JsonElement value) {
+        if (!value.isJsonPrimitive() || !value.getAsJsonPrimitive().isString()) {
+            return value.getAsDouble();
+        }
+        return switch (value.getAsString()) {
+            case "inf" -> Double.POSITIVE_INFINITY;
+            case "-inf" -> Double.NEGATIVE_INFINITY;
+            case "nan" -> Double.NaN;
+            default -> throw new IllegalArgumentException("parameter " + name + ": '" + value.getAsString()
+                    + "' is not a number (nor inf, -inf or nan)");
+        };
     }
 
     boolean flag(String name, boolean fallback) {

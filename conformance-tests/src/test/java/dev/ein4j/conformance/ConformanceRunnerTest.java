@@ -85,6 +85,28 @@ class ConformanceRunnerTest {
                 .contains("missing.json: no such file or folder").contains("1 passed, 3 failed");
     }
 
+    private static final String TOPK = """
+            {"id": "top", "op": "function", "name": "topk", "params": {"k": 2},
+             "inputs": [{"shape": [3], "dtype": "float64", "data": [1, 3, 2]}],
+             "expected": {"outputs": [{"shape": [2], "dtype": "float64", "data": [3, 2]},
+                                      {"shape": [2], "dtype": "int32", "data": [1, 2]}]},
+             "grad": {"upstream": [{"shape": [2], "dtype": "float64", "data": [5, 7]},
+                                   {"shape": [2], "dtype": "int32", "data": [0, 0]}],
+                      "inputs": [{"shape": [3], "dtype": "float64", "data": [0, 5, 7]}]}}""";
+
+    @Test
+    void everyOutputOfAFunctionIsComparedAndAnIntegerOutputsUpstreamAddsNothing() throws IOException {
+        String wrongIndex = TOPK.replace("\"top\"", "\"wrong-index\"").replace("\"data\": [1, 2]}", "\"data\": [1, 0]}");
+        String infinity = """
+                {"id": "fill", "op": "function", "name": "masked_fill", "params": {"value": "-inf"},
+                 "inputs": [{"shape": [2], "dtype": "float32", "data": [1, 2]}, {"shape": [2], "dtype": "bool", "data": [0, 1]}],
+                 "expected": {"outputs": [{"shape": [2], "dtype": "float32", "data": [1, "-inf"]}]}}""";
+        Path fixture = Files.writeString(folder.resolve("g.json"), file(TOPK, wrongIndex, infinity));
+        Outcome outcome = run(fixture.toString());
+        assertThat(outcome.output()).contains("g.json:wrong-index: output 1: element 1 is 2.0, expected 0.0")
+                .contains("2 passed, 1 failed");
+    }
+
     @Test
     void badCommandLinesExitTwo() {
         assertThat(run().status()).isEqualTo(2);

@@ -31,7 +31,9 @@ public final class Movement {
                 }
                 yield view.flip(flipped);
             }
-            default -> throw new IllegalArgumentException(node.op() + " is not a movement primitive");
+            case EXP, LOG, SQRT, RECIPROCAL, SIN, CAST, ADD, MUL, MAX, CMPLT, CMPEQ, WHERE, SUM, REDUCE_MAX, PROD, CONTRACT,
+                    GATHER, SCATTER, CONST, IOTA, RAND, INPUT, CONTIGUOUS, DETACH ->
+                    throw new IllegalArgumentException(node.op() + " is not a movement primitive");
         };
     }
 }

@@ -17,6 +17,8 @@ package dev.ein4j.ir;
  *   <tr><td>TERNARY</td><td>WHERE</td><td>c ? y : z, c of type BOOL</td></tr>
  *   <tr><td>REDUCE</td><td>SUM MAX PROD</td><td>over given axes, which stay as length 1</td></tr>
  *   <tr><td>CONTRACT</td><td>CONTRACT</td><td>Σ over given axes of x·y (x, y views of one shape); the axes stay as length 1</td></tr>
+ *   <tr><td>INDEX</td><td>GATHER SCATTER</td><td>x read at positions an INT32 index tensor gives along one axis;
+ *       a base with src written (or added) at indexed positions along one axis</td></tr>
  *   <tr><td>CREATION</td><td>CONST IOTA RAND</td><td>a constant, 0..n−1 (INT32), counter-based uniform [0,1) from a seed</td></tr>
  *   <tr><td>GRAPH</td><td>INPUT CONTIGUOUS DETACH</td><td>data from the user, a compact copy, a gradient barrier</td></tr>
  * </table>
@@ -90,6 +92,23 @@ public enum Op {
     /** Σ over {@link AxesArgument} axes of x · y, the axes kept as length 1. */
     CONTRACT(Group.CONTRACT),
 
+    // ---- indexing: positions that data gives
+    /**
+     * {@code out[i] = x[i with coordinate a replaced by index[i]]} (PyTorch's gather): sources x and
+     * an INT32 index of x's shape except along axis a ({@link GatherArgument}); the output has the
+     * index's shape. An index outside [0, length of a) is an error when the kernel runs. A primitive
+     * because an embedding lookup as a one-hot contraction costs a vocabulary-wide product per token.
+     */
+    GATHER(Group.INDEX),
+    /**
+     * {@code out = base; out[i with coordinate a replaced by index[i]] = src[i]} (or {@code +=}):
+     * sources base, an INT32 index and src of one shape (the base's except along axis a),
+     * {@link ScatterArgument}. Duplicate indices add up when accumulating (the gradient of GATHER);
+     * which write wins otherwise is unspecified. Written in place into an assigned buffer, it updates a
+     * preallocated key/value cache without copying it.
+     */
+    SCATTER(Group.INDEX),
+
     // ---- creation
     /** A constant (argument: the value, a Double) over the node's shape. */
     CONST(Group.CREATION, false),
@@ -120,6 +139,8 @@ public enum Op {
         REDUCE,
         /** Multiply-reduce of two same-shape views. */
         CONTRACT,
+        /** Reads or writes at positions an index tensor gives. */
+        INDEX,
         /** No inputs. */
         CREATION,
         /** Graph bookkeeping. */
@@ -169,6 +190,8 @@ public enum Op {
             case WINDOW -> WindowArgument.class;
             case CONST -> ConstantArgument.class;
             case RAND -> SeedArgument.class;
+            case GATHER -> GatherArgument.class;
+            case SCATTER -> ScatterArgument.class;
             case RESHAPE, EXPAND, EXP, LOG, SQRT, RECIPROCAL, SIN, CAST, ADD, MUL, MAX, CMPLT, CMPEQ, WHERE, IOTA, INPUT,
                     CONTIGUOUS, DETACH -> null;
         };

@@ -7,7 +7,8 @@ package dev.ein4j.ir;
  * parameters of the kernels, so a step that only changes numbers replays its schedule).
  */
 public sealed interface OpArgument
-        permits AxesArgument, PadArgument, PermuteArgument, ShrinkArgument, WindowArgument, ConstantArgument, SeedArgument {
+        permits AxesArgument, PadArgument, PermuteArgument, ShrinkArgument, WindowArgument, ConstantArgument, SeedArgument,
+        GatherArgument, ScatterArgument {
 
     /** Receives the numbers that identify an argument's structure. */
     @FunctionalInterface

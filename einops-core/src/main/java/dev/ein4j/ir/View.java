@@ -56,6 +56,21 @@ public final class View {
         return new View(shape.clone(), new long[shape.length], 0, null, null, 0.0);
     }
 
+    /**
+     * The same strides and offset over another shape of the same rank (an indexed read whose
+     * iteration shape differs from the source's along the indexed axis).
+     *
+     * @param newShape the shape
+     * @return the view, without a mask
+     * @throws IllegalArgumentException if this view has a mask or the rank differs
+     */
+    public View withShape(int[] newShape) {
+        if (hasMask() || newShape.length != shape.length) {
+            throw new IllegalArgumentException("withShape needs an unmasked view of the same rank");
+        }
+        return new View(newShape.clone(), strides.clone(), offset, null, null, 0.0);
+    }
+
     /** @return a copy of the shape */
     public int[] shape() {
         return shape.clone();

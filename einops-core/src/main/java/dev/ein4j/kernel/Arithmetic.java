@@ -35,7 +35,8 @@ public final class Arithmetic {
             case CMPLT -> x < y ? 1.0 : 0.0;
             case CMPEQ -> x == y ? 1.0 : 0.0;
             case WHERE -> x != 0.0 ? y : z;
-            default -> throw new IllegalArgumentException(op + " is not an elementwise primitive");
+            case RESHAPE, PERMUTE, EXPAND, PAD, SHRINK, FLIP, WINDOW, SUM, REDUCE_MAX, PROD, CONTRACT, GATHER, SCATTER, CONST, IOTA, RAND, INPUT, DETACH ->
+                    throw new IllegalArgumentException(op + " is not an elementwise primitive");
         };
         return type.round(value);
     }
@@ -60,7 +61,9 @@ public final class Arithmetic {
             case SUM -> 0.0;
             case REDUCE_MAX -> Double.NEGATIVE_INFINITY;
             case PROD -> 1.0;
-            default -> throw new IllegalArgumentException(op + " is not a reduction");
+            case RESHAPE, PERMUTE, EXPAND, PAD, SHRINK, FLIP, WINDOW, EXP, LOG, SQRT, RECIPROCAL, SIN, CAST, ADD, MUL, MAX, CMPLT,
+                    CMPEQ, WHERE, CONTRACT, GATHER, SCATTER, CONST, IOTA, RAND, INPUT, CONTIGUOUS, DETACH ->
+                    throw new IllegalArgumentException(op + " is not a reduction");
         };
     }
 
@@ -73,10 +76,9 @@ public final class Arithmetic {
      * @return the identity as a long
      */
     public static long integerIdentity(Op op, DType type) {
-        return switch (op) {
-            case SUM -> 0L;
-            case PROD -> 1L;
-            default -> type == DType.BOOL ? 0L : Integer.MIN_VALUE;
-        };
+        if (op != Op.SUM && op != Op.PROD && op != Op.REDUCE_MAX) {
+            throw new IllegalArgumentException(op + " is not a reduction");
+        }
+        return op == Op.SUM ? 0L : op == Op.PROD ? 1L : type == DType.BOOL ? 0L : Integer.MIN_VALUE;
     }
 }

@@ -86,6 +86,8 @@ final class ChunkEvaluator {
                 for (int j = 0; j < length; j++) {
                     values[i][j] = results[(int) (rowFlat + start + j)];
                 }
+            } else if (instruction.isGather()) {
+                gather(instruction, views[i], values[i], values[instruction.source(0)], outer, start, length);
             } else if (instruction.isLoad() || op.group() == Op.Group.CREATION) {
                 read(instruction, views[i], values[i], outer, start, length);
             } else {
@@ -137,6 +139,28 @@ final class ChunkEvaluator {
                 }
             }
             default -> throw new IllegalStateException(instruction.op() + " does not read");
+        }
+    }
+
+    /** An indexed load: the view's position with the gathered coordinate replaced by the index's value. */
+    private void gather(Instruction instruction, View view, double[] out, double[] index, int[] outer, int start, int length) {
+        Indexed indexed = instruction.indexed();
+        int axis = indexed.axis();
+        int last = view.rank() - 1;
+        long base = view.offset();
+        for (int k = 0; k < last; k++) {
+            base += (long) outer[k] * view.stride(k);
+        }
+        long stride = view.stride(last);
+        long axisStride = view.stride(axis);
+        HostData data = inputs.get(instruction.input());
+        for (int j = 0; j < length; j++) {
+            long at = (long) index[j];
+            if (at < 0 || at >= indexed.length()) {
+                throw new dev.ein4j.error.IndexOutOfRangeException("gather", at, axis, indexed.length());
+            }
+            long coordinate = axis == last ? start + j : outer[axis];
+            out[j] = data.get((int) (base + (start + j) * stride + (at - coordinate) * axisStride));
         }
     }
 

@@ -25,6 +25,11 @@ import java.util.Objects;
  *       by this instruction's shape, which has the same number of elements</td></tr>
  *   <tr><td>CONTRACT</td><td>the contraction {@link #contractSpec()} of the two sources, its values
  *       in the row-major order of the spec's output shape, indexed by this instruction's shape</td></tr>
+ *   <tr><td>GATHER (an indexed load)</td><td>input buffer {@code input()} at {@code view().bufferIndex(i)} with
+ *       coordinate {@code indexed().axis()} replaced by source 0's value at i (an INT32 of this shape)</td></tr>
+ *   <tr><td>SCATTER</td><td>the kernel's output (of this instruction's shape, holding the base on entry) with
+ *       source 0's value at j written (or added) at j's coordinates, coordinate {@code indexed().axis()}
+ *       replaced by source 1's value at j; j ranges over the sources' shape</td></tr>
  * </table>
  *
  * <p>Every value is rounded to the instruction's type. CONST values and RAND seeds are not part of
@@ -113,6 +118,40 @@ public final class Instruction {
     }
 
     /**
+     * An indexed load: {@code buffer[view.bufferIndex(i) + (index[i] − i[axis]) · view.stride(axis)]}.
+     *
+     * @param input the kernel input slot
+     * @param dtype the input buffer's type
+     * @param view how this instruction's shape reads the buffer, coordinate {@code axis} at the index (no mask)
+     * @param axis the gathered dimension
+     * @param length the buffer's length along it (the valid indices)
+     * @param index the instruction giving the positions (INT32, this shape)
+     * @return the gather
+     */
+    public static Instruction gather(int input, DType dtype, View view, int axis, long length, int index) {
+        if (view.hasMask()) {
+            throw new IllegalArgumentException("a gather reads through a view without a mask");
+        }
+        return new Instruction(Op.GATHER, dtype, view.shape(), new int[] {index}, input, view, new Indexed(axis, length, false));
+    }
+
+    /**
+     * Writes (or adds) values into the kernel's output at indexed positions.
+     *
+     * @param dtype the output's type
+     * @param shape the output's shape
+     * @param axis the scattered dimension
+     * @param accumulate add instead of write
+     * @param source the instruction giving the values (over the sources' shape)
+     * @param index the instruction giving the positions along axis (INT32, the values' shape)
+     * @return the scatter
+     */
+    public static Instruction scatter(DType dtype, int[] shape, int axis, boolean accumulate, int source, int index) {
+        return new Instruction(Op.SCATTER, dtype, shape.clone(), new int[] {source, index}, -1, null,
+                new Indexed(axis, shape[axis], accumulate));
+    }
+
+    /**
      * @param op a unary, binary or ternary op
      * @param dtype the result type
      * @param shape the shape, also each source's
@@ -186,9 +225,24 @@ public final class Instruction {
         return sources[index];
     }
 
-    /** @return the input slot of a load, −1 otherwise */
+    /** @return the input slot of a load or gather, −1 otherwise */
     public int input() {
-        return op == Op.INPUT ? slot : -1;
+        return op == Op.INPUT || op == Op.GATHER ? slot : -1;
+    }
+
+    /** @return whether this is an indexed load */
+    public boolean isGather() {
+        return op == Op.GATHER;
+    }
+
+    /** @return whether this is a scatter into the kernel's output */
+    public boolean isScatter() {
+        return op == Op.SCATTER;
+    }
+
+    /** @return a GATHER's or SCATTER's axis, length and mode */
+    public Indexed indexed() {
+        return (Indexed) argument;
     }
 
     /** @return the parameter slot of a CONST (its value) or RAND (its seed), −1 otherwise */
@@ -221,7 +275,7 @@ public final class Instruction {
         return (ContractSpec) argument;
     }
 
-    /** @return the raw argument (AxesArgument, ContractSpec or null) */
+    /** @return the raw argument (AxesArgument, ContractSpec, Indexed or null) */
     public Object argument() {
         return argument;
     }
@@ -257,7 +311,7 @@ public final class Instruction {
         StringBuilder line = new StringBuilder("%").append(index).append(" = ");
         line.append(op == Op.INPUT ? "load" : op.name().toLowerCase(java.util.Locale.ROOT));
         line.append(' ').append(KernelFormat.type(dtype)).append(KernelFormat.shape(shape));
-        if (op == Op.INPUT) {
+        if (op == Op.INPUT || op == Op.GATHER) {
             line.append(" in").append(slot);
         } else if (op == Op.CONST || op == Op.RAND) {
             line.append(" p").append(slot);
@@ -269,6 +323,9 @@ public final class Instruction {
             line.append(" axes ").append(Arrays.toString(axes()));
         } else if (argument instanceof ContractSpec spec) {
             line.append(' ').append(spec);
+        } else if (argument instanceof Indexed indexed) {
+            line.append(" axis ").append(indexed.axis()).append(" of ").append(indexed.length())
+                    .append(op == Op.SCATTER ? indexed.accumulate() ? " add" : " set" : "");
         }
         if (view != null && !view.equals(View.contiguous(shape))) {
             line.append(" via ").append(KernelFormat.view(view));

@@ -22,6 +22,10 @@ import java.util.List;
  *       elementwise epilogue over the output shape.</li>
  *   <li><b>contract</b>: a prologue per operand (often a single load), one CONTRACT described by a
  *       {@link ContractSpec}, then an optional epilogue (bias, activation, scale); one output.</li>
+ *   <li><b>scatter</b>: a prologue over the values' shape giving values and INT32 positions, then one
+ *       SCATTER, the last instruction and the only output, which writes (or adds) them into the output
+ *       buffer. A scatter kernel updates its output in place: on entry the buffer holds the base
+ *       (the runtime copies it there, or scatters straight into an assigned tensor).</li>
  * </ul>
  * Every output buffer is compact (row-major, offset 0) in the output shape; output i holds the
  * values of instruction {@link #outputIndex(int) outputIndex(i)}, which is an instruction of the
@@ -49,7 +53,9 @@ public final class Kernel {
         /** One or more SUM, REDUCE_MAX or PROD over the same axes. */
         REDUCE,
         /** One CONTRACT. */
-        CONTRACT
+        CONTRACT,
+        /** One SCATTER into the output. */
+        SCATTER
     }
 
     /** Which iteration space an instruction runs in. */
@@ -61,13 +67,16 @@ public final class Kernel {
         /** A contraction's left operand shape. */
         LEFT,
         /** A contraction's right operand shape. */
-        RIGHT
+        RIGHT,
+        /** A scatter's values' shape. */
+        SCATTER_SOURCE
     }
 
     private final List<DType> inputTypes;
     private final List<Instruction> instructions;
     private final int[] outputs;
     private final int[] reductions;
+    private final int scatter;
     private final int parameterCount;
     private final Segment[] segments;
     private final int hash;
@@ -97,6 +106,7 @@ public final class Kernel {
         }
         this.outputs = outputs.clone();
         this.reductions = findReductions(this.instructions);
+        this.scatter = findScatter(this.instructions);
         this.parameterCount = countParameters(this.instructions);
         this.segments = segments();
         validate();
@@ -105,6 +115,15 @@ public final class Kernel {
 
     private static int[] findReductions(List<Instruction> instructions) {
         return java.util.stream.IntStream.range(0, instructions.size()).filter(i -> instructions.get(i).isReduction()).toArray();
+    }
+
+    private static int findScatter(List<Instruction> instructions) {
+        for (int i = 0; i < instructions.size(); i++) {
+            if (instructions.get(i).isScatter()) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static int countParameters(List<Instruction> instructions) {
@@ -128,12 +147,20 @@ public final class Kernel {
                 mark(marks, reduce.source(0), Segment.REDUCE_SOURCE);
             }
         }
+        if (scatter >= 0) {
+            int values = instructions.get(scatter).source(0);
+            int positions = instructions.get(scatter).source(1);
+            mark(marks, Math.max(values, positions), Segment.SCATTER_SOURCE, values, positions);
+        }
         return marks;
     }
 
-    private void mark(Segment[] marks, int root, Segment segment) {
+    private void mark(Segment[] marks, int root, Segment segment, int... roots) {
         boolean[] reached = new boolean[root + 1];
         reached[root] = true;
+        for (int other : roots) {
+            reached[other] = true;
+        }
         for (int i = root; i >= 0; i--) {
             if (!reached[i]) {
                 continue;
@@ -151,6 +178,7 @@ public final class Kernel {
 
     private void validate() {
         validateReductions();
+        validateScatter();
         validateOutputs();
         for (int i = 0; i < instructions.size(); i++) {
             Instruction instruction = instructions.get(i);
@@ -159,13 +187,19 @@ public final class Kernel {
                 if (source < 0 || source >= i) {
                     throw new IllegalArgumentException("instruction %" + i + " reads %" + source + ", which does not precede it");
                 }
-                if (segments[source] != segments[i] && !isReduction(i)) {
+                if (segments[source] != segments[i] && !isReduction(i) && i != scatter) {
                     throw new IllegalArgumentException("instruction %" + i + " reads %" + source + " across segments");
                 }
             }
-            if (instruction.isLoad() && (instruction.input() < 0 || instruction.input() >= inputTypes.size()
-                    || inputTypes.get(instruction.input()) != instruction.dtype())) {
+            if ((instruction.isLoad() || instruction.isGather()) && (instruction.input() < 0
+                    || instruction.input() >= inputTypes.size() || inputTypes.get(instruction.input()) != instruction.dtype())) {
                 throw new IllegalArgumentException("instruction %" + i + " loads a missing or mistyped input");
+            }
+            if (instruction.isGather()) {
+                Instruction index = instructions.get(instruction.source(0));
+                if (index.dtype() != DType.INT32 || !Arrays.equals(index.shape(), instruction.shape())) {
+                    throw new IllegalArgumentException("instruction %" + i + " gathers by a non-INT32 index or one of another shape");
+                }
             }
             if (instruction.op().isElementwise()) {
                 for (int s = 0; s < instruction.sourceCount(); s++) {
@@ -178,7 +212,7 @@ public final class Kernel {
                     }
                 }
             }
-            if (segments[i] == Segment.OUTPUT && !isReduction(i) && !Arrays.equals(instruction.shape(), outputShape())) {
+            if (segments[i] == Segment.OUTPUT && !isReduction(i) && i != scatter && !Arrays.equals(instruction.shape(), outputShape())) {
                 throw new IllegalArgumentException("instruction %" + i + " of shape " + Arrays.toString(instruction.shape())
                         + " is not in the output shape " + Arrays.toString(outputShape()));
             }
@@ -218,6 +252,30 @@ public final class Kernel {
         }
     }
 
+    private void validateScatter() {
+        if (scatter < 0) {
+            return;
+        }
+        Instruction write = instructions.get(scatter);
+        Instruction values = instructions.get(write.source(0));
+        Instruction positions = instructions.get(write.source(1));
+        int axis = write.indexed().axis();
+        if (reductions.length > 0 || scatter != instructions.size() - 1 || outputs.length != 1 || outputs[0] != scatter) {
+            throw new IllegalArgumentException("a scatter kernel holds one SCATTER, its last instruction and only output");
+        }
+        int[] base = write.shape();
+        int[] shape = values.shape();
+        boolean fits = positions.dtype() == DType.INT32 && Arrays.equals(positions.shape(), shape) && shape.length == base.length
+                && axis >= 0 && axis < base.length;
+        for (int d = 0; fits && d < base.length; d++) {
+            fits = d == axis || shape[d] == base[d];
+        }
+        if (!fits || values.dtype() != write.dtype()) {
+            throw new IllegalArgumentException("a scatter's values and INT32 positions have one shape, the output's but along axis "
+                    + axis + ", and the output's type");
+        }
+    }
+
     private void validateOutputs() {
         if (outputs.length == 0) {
             throw new IllegalArgumentException("a kernel needs at least one output");
@@ -231,7 +289,7 @@ public final class Kernel {
             if (output < 0 || output >= instructions.size()) {
                 throw new IllegalArgumentException("output " + k + " names no instruction: %" + output);
             }
-            if (segments[output] != Segment.OUTPUT && !isReduction(output)) {
+            if (segments[output] != Segment.OUTPUT && !isReduction(output) && output != scatter) {
                 throw new IllegalArgumentException("output " + k + " (%" + output + ") is inside a prologue");
             }
             if (instructions.get(output).size() != size) {
@@ -255,6 +313,9 @@ public final class Kernel {
 
     /** @return the program's shape */
     public Kind kind() {
+        if (scatter >= 0) {
+            return Kind.SCATTER;
+        }
         if (reductions.length == 0) {
             return Kind.ELEMENTWISE;
         }
@@ -308,6 +369,24 @@ public final class Kernel {
      */
     public Segment segment(int index) {
         return segments[index];
+    }
+
+    /** @return whether the kernel reads or writes at positions data gives (a GATHER or a SCATTER) */
+    public boolean isIndexed() {
+        if (scatter >= 0) {
+            return true;
+        }
+        for (Instruction instruction : instructions) {
+            if (instruction.isGather()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return the index of the SCATTER instruction, −1 if this is not a scatter kernel */
+    public int scatterIndex() {
+        return scatter;
     }
 
     /** @return the number of input slots */

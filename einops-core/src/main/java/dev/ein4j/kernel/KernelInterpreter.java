@@ -43,8 +43,12 @@ public final class KernelInterpreter {
      */
     public static void run(Kernel kernel, List<HostData> outputs, List<HostData> inputs, Parameters parameters) {
         check(kernel, outputs, parameters);
+        if (kernel.kind() == Kernel.Kind.SCATTER) {
+            scatter(kernel, outputs.get(0), inputs, parameters);
+            return;
+        }
         double[][] reductionValues = switch (kernel.kind()) {
-            case ELEMENTWISE -> null;
+            case ELEMENTWISE, SCATTER -> null;
             case REDUCE -> reduce(kernel, inputs, parameters);
             case CONTRACT -> contract(kernel, inputs, parameters);
         };
@@ -90,6 +94,39 @@ public final class KernelInterpreter {
         if (parameters.size() < kernel.parameterCount()) {
             throw new IllegalArgumentException(parameters.size() + " parameters for a kernel reading " + kernel.parameterCount());
         }
+    }
+
+    /**
+     * Writes (or adds) the values into the output, which holds the base, at their coordinates with the
+     * scattered one replaced by the position; added values round to the type after each addition.
+     */
+    private static void scatter(Kernel kernel, HostData output, List<HostData> inputs, Parameters parameters) {
+        Instruction write = kernel.instruction(kernel.scatterIndex());
+        Indexed indexed = write.indexed();
+        int axis = indexed.axis();
+        int[] shape = kernel.instruction(write.source(0)).shape();
+        long[] strides = Shapes.contiguousStrides(write.shape());
+        ChunkEvaluator values = new ChunkEvaluator(kernel, Kernel.Segment.SCATTER_SOURCE, inputs, parameters);
+        int last = shape.length - 1;
+        DType type = write.dtype();
+        ChunkEvaluator.forEachChunk(shape, (outer, rowFlat, start, length) -> {
+            values.evaluate(outer, rowFlat, start, length);
+            double[] source = values.values(write.source(0));
+            double[] positions = values.values(write.source(1));
+            long base = 0;
+            for (int k = 0; k < last; k++) {
+                base += k == axis ? 0 : (long) outer[k] * strides[k];
+            }
+            for (int j = 0; j < length; j++) {
+                long at = (long) positions[j];
+                if (at < 0 || at >= indexed.length()) {
+                    throw new dev.ein4j.error.IndexOutOfRangeException("scatter", at, axis, indexed.length());
+                }
+                long target = base + at * strides[axis] + (axis == last ? 0 : (start + j) * (last < 0 ? 0 : strides[last]));
+                int position = (int) target;
+                output.set(position, indexed.accumulate() ? type.round(output.get(position) + source[j]) : source[j]);
+            }
+        });
     }
 
     /** @return each reduction's results (indexed by instruction) in the row-major order of the reduced shape, rounded */

@@ -15,15 +15,17 @@ import java.util.List;
  *
  * @param moves movement (and DETACH) nodes, the node's first consumer first
  * @param probe the moves applied to a compact view of the node, or null
+ * @param buffered whether the reader needs the node's values in a buffer (it reads them at positions
+ *     that data gives: a gather's source, a scatter's base), so it cannot be computed in the reader
  */
-record Access(List<Node> moves, View probe) {
+record Access(List<Node> moves, View probe, boolean buffered) {
 
     /**
      * @param node the node read
      * @return reading it as it is
      */
     static Access direct(Node node) {
-        return new Access(List.of(), View.contiguous(node.shape()));
+        return new Access(List.of(), View.contiguous(node.shape()), false);
     }
 
     /**
@@ -36,7 +38,17 @@ record Access(List<Node> moves, View probe) {
         for (int i = 0; i < moves.size() && probe != null; i++) {
             probe = apply(moves.get(i), probe);
         }
-        return new Access(List.copyOf(moves), probe);
+        return new Access(List.copyOf(moves), probe, false);
+    }
+
+    /**
+     * @param node the node the moves start from
+     * @param moves the moves
+     * @return the access of a reader that needs the values in a buffer
+     */
+    static Access buffered(Node node, List<Node> moves) {
+        Access access = of(node, moves);
+        return new Access(access.moves, access.probe, true);
     }
 
     /**
@@ -45,8 +57,13 @@ record Access(List<Node> moves, View probe) {
      * @return this access followed by another
      */
     Access then(Node node, Access after) {
-        if (after.moves.isEmpty()) {
+        if (after.moves.isEmpty() && !after.buffered) {
             return this;
+        }
+        if (after.buffered) {
+            List<Node> all = new ArrayList<>(moves);
+            all.addAll(after.moves);
+            return buffered(node, all);
         }
         List<Node> all = new ArrayList<>(moves);
         all.addAll(after.moves);
@@ -74,7 +91,7 @@ record Access(List<Node> moves, View probe) {
     }
 
     boolean fusesComputation() {
-        if (probe == null) {
+        if (probe == null || buffered) {
             return false;
         }
         for (Node move : moves) {
@@ -91,11 +108,14 @@ record Access(List<Node> moves, View probe) {
         if (!(other instanceof Access that)) {
             return false;
         }
+        if (buffered != that.buffered) {
+            return false;
+        }
         return probe != null && that.probe != null ? probe.equals(that.probe) : probe == that.probe && moves.equals(that.moves);
     }
 
     @Override
     public int hashCode() {
-        return probe != null ? probe.hashCode() : moves.hashCode();
+        return (probe != null ? probe.hashCode() : moves.hashCode()) * 2 + (buffered ? 1 : 0);
     }
 }

@@ -15,7 +15,9 @@ import java.util.List;
  * buffer when the launch computing the value may write it there, otherwise computed aside and
  * copied in after every other launch. A launch writes a target in place when it is elementwise,
  * reads the target only at the element it writes, and nothing after it reads the target or the
- * value; so an update {@code w ← w − η·g} allocates nothing.
+ * value; so an update {@code w ← w − η·g} allocates nothing. A scatter into a copy of the target
+ * ({@code cache ← cache.scatter(...)}) drops the copy and scatters into the target itself: a key/value
+ * cache grows by one step's values without being copied.
  */
 final class Assignments {
 
@@ -42,6 +44,9 @@ final class Assignments {
             boolean compact = result.view().isContiguous() && value.size == result.view().size();
             if (compact && value.origin == Origin.COMPUTED && value.into < 0 && writesInPlace(schedule, value, leaf, walk)) {
                 value.into = leaf;
+                continue;
+            }
+            if (compact && value.origin == Origin.COMPUTED && value.into < 0 && scattersInPlace(schedule, value, leaf, walk)) {
                 continue;
             }
             Value aside = value;
@@ -91,6 +96,54 @@ final class Assignments {
                 return false;
             }
         }
+        return true;
+    }
+
+    /**
+     * A scatter whose base copy was made from the target itself: the copy is dropped and the scatter
+     * writes the target, when the copy read the target whole, the scatter kernel reads nothing of it,
+     * and nothing after the scatter reads the target or the value.
+     *
+     * @return whether the value is now written in place
+     */
+    private static boolean scattersInPlace(Schedule schedule, Value value, int leaf, GraphWalk walk) {
+        int scatter = -1;
+        int copy = -1;
+        for (int i = 0; i < schedule.launches.size(); i++) {
+            if (schedule.launches.get(i).outputs().contains(value)) {
+                if (copy < 0) {
+                    copy = i;
+                } else {
+                    scatter = i;
+                }
+            }
+        }
+        if (scatter != copy + 1 || value.lastUse != scatter || schedule.launches.get(scatter).kernel().kind() != Kernel.Kind.SCATTER) {
+            return false;
+        }
+        Launch filling = schedule.launches.get(copy);
+        Kernel copyKernel = filling.kernel();
+        boolean wholeTarget = copyKernel.size() == 1 && copyKernel.instruction(0).isLoad() && filling.inputs().size() == 1
+                && readsLeaf(filling.inputs().get(0), leaf, walk) && filling.inputs().get(0).size == value.size
+                && copyKernel.instruction(0).view().equals(View.contiguous(copyKernel.outputShape()))
+                && walk.leafData.get(filling.inputs().get(0).leaf).view().isContiguous();
+        if (!wholeTarget) {
+            return false;
+        }
+        for (Value input : schedule.launches.get(scatter).inputs()) {
+            if (readsLeaf(input, leaf, walk)) {
+                return false;
+            }
+        }
+        for (int i = scatter + 1; i < schedule.launches.size(); i++) {
+            for (Value input : schedule.launches.get(i).inputs()) {
+                if (readsLeaf(input, leaf, walk)) {
+                    return false;
+                }
+            }
+        }
+        schedule.remove(copy);
+        value.into = leaf;
         return true;
     }
 

@@ -54,12 +54,15 @@ final class Executor {
                 Launch launch = launches.get(i);
                 List<DeviceBuffer> outputs = new ArrayList<>(launch.outputs().size());
                 for (Value output : launch.outputs()) {
-                    DeviceBuffer buffer = output.into >= 0 ? walk.leafData.get(output.into).storage().buffer()
-                            : planner.take(output.dtype, output.size);
-                    if (output.into < 0) {
-                        inUse.add(buffer);
+                    DeviceBuffer buffer = buffers[output.id]; // set already: a scatter updates its base's copy
+                    if (buffer == null) {
+                        buffer = output.into >= 0 ? walk.leafData.get(output.into).storage().buffer()
+                                : planner.take(output.dtype, output.size);
+                        if (output.into < 0) {
+                            inUse.add(buffer);
+                        }
+                        buffers[output.id] = buffer;
                     }
-                    buffers[output.id] = buffer;
                     outputs.add(buffer);
                 }
                 List<DeviceBuffer> inputs = new ArrayList<>(launch.inputs().size());
@@ -73,7 +76,7 @@ final class Executor {
                     }
                 }
                 for (Value output : launch.outputs()) {
-                    if (output.lastUse < 0) {
+                    if (output.lastUse < 0 || output.lastUse == i) {
                         finish(output, buffers, inUse, planner); // written, never read: an unused extra output
                     }
                 }

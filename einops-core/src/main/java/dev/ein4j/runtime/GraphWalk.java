@@ -7,9 +7,7 @@ import dev.ein4j.ir.Op;
 import dev.ein4j.ir.View;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * One pass over the part of a graph a realization computes: the nodes without data in post-order
@@ -24,7 +22,10 @@ final class GraphWalk {
     final List<Node> order = new ArrayList<>();
     final List<Node> leaves = new ArrayList<>();
     final List<Realized> leafData = new ArrayList<>();
-    final Map<Node, Integer> positions = new IdentityHashMap<>();
+    final NodePositions positions = new NodePositions();
+    /** The walk's stack: nodes being visited and, per node, the next source to visit. */
+    private Node[] stack = new Node[32];
+    private int[] cursors = new int[32];
     /** Per node of {@link #order}: its parameter's index, or −1. */
     private int[] parameterOf = new int[16];
     private long[] parameters = new long[8];
@@ -35,7 +36,16 @@ final class GraphWalk {
 
     /** A reference to a node in the signature: its position in the order, or −(leaf index + 1). */
     int reference(Node node) {
-        return positions.get(node);
+        int position = positions.get(node, Integer.MIN_VALUE);
+        if (position == Integer.MIN_VALUE) {
+            throw new IllegalStateException("not walked: " + node);
+        }
+        return position;
+    }
+
+    /** @return whether the walk reached the node */
+    boolean reached(Node node) {
+        return positions.contains(node);
     }
 
     /**
@@ -82,29 +92,28 @@ final class GraphWalk {
 
     /** Post-order from one root, stopping at computed nodes. */
     private void visit(Node root) {
-        if (positions.containsKey(root)) {
+        if (positions.contains(root) || !enter(root)) {
             return;
         }
-        if (!enter(root)) {
-            return;
-        }
-        List<Node> stack = new ArrayList<>();
-        List<int[]> next = new ArrayList<>();
-        stack.add(root);
-        next.add(new int[1]);
-        while (!stack.isEmpty()) {
-            int top = stack.size() - 1;
-            Node node = stack.get(top);
-            int[] cursor = next.get(top);
-            if (cursor[0] < node.sourceCount()) {
-                Node source = node.source(cursor[0]++);
-                if (!positions.containsKey(source) && enter(source)) {
-                    stack.add(source);
-                    next.add(new int[1]);
+        int top = 0;
+        stack[0] = root;
+        cursors[0] = 0;
+        while (top >= 0) {
+            Node node = stack[top];
+            int next = cursors[top];
+            if (next < node.sourceCount()) {
+                cursors[top] = next + 1;
+                Node source = node.source(next);
+                if (!positions.contains(source) && enter(source)) {
+                    if (++top == stack.length) {
+                        stack = Arrays.copyOf(stack, top * 2);
+                        cursors = Arrays.copyOf(cursors, top * 2);
+                    }
+                    stack[top] = source;
+                    cursors[top] = 0;
                 }
             } else {
-                stack.remove(top);
-                next.remove(top);
+                stack[top--] = null;
                 add(node);
             }
         }
@@ -154,11 +163,11 @@ final class GraphWalk {
 
     private void encodeNode(Node node) {
         SignatureBuilder s = signature;
-        int[] shape = node.shape();
-        s.add(node.op().ordinal() | (long) node.dtype().ordinal() << 8 | (long) shape.length << 16
+        int rank = node.rank();
+        s.add(node.op().ordinal() | (long) node.dtype().ordinal() << 8 | (long) rank << 16
                 | (long) node.sourceCount() << 24 | (Lifetimes.isKeptOnFirstUse(node) ? 1L << 32 : 0));
-        for (int length : shape) {
-            s.add(length);
+        for (int axis = 0; axis < rank; axis++) {
+            s.add(node.length(axis));
         }
         if (node.argument() != null) {
             node.argument().encodeStructure(s::add);
@@ -214,7 +223,7 @@ final class GraphWalk {
      * @return the index of its parameter (a CONST's value, a RAND's seed) in {@link #parameters()}, or −1
      */
     int parameterIndex(Node node) {
-        int position = reference(node);
+        int position = positions.get(node, -1);
         return position >= 0 ? parameterOf[position] : -1;
     }
 

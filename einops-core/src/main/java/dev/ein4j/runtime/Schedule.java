@@ -123,6 +123,43 @@ final class Schedule {
         return launch;
     }
 
+    /**
+     * Appends a launch that updates an existing value in place (a scatter into a copy of its base).
+     *
+     * @param kernel a kernel of one output
+     * @param target the value it updates
+     * @param inputs one value per input slot
+     * @param parameterSources per parameter slot, the walk parameter it reads, or −1
+     * @param fixedParameters per parameter slot, the fixed bits
+     * @return the launch
+     */
+    Launch launchInto(Kernel kernel, Value target, List<Value> inputs, int[] parameterSources, long[] fixedParameters) {
+        Launch launch = new Launch(kernel, List.of(target), List.copyOf(inputs), parameterSources, fixedParameters);
+        for (Value input : inputs) {
+            input.lastUse = launches.size();
+        }
+        target.lastUse = launches.size(); // kept from the launch that filled it to this one
+        launches.add(launch);
+        return launch;
+    }
+
+    /**
+     * Removes a launch (a copy made unnecessary: its output is written in place instead), moving
+     * every later index one back.
+     *
+     * @param index the launch's index
+     */
+    void remove(int index) {
+        launches.remove(index);
+        for (Value value : values) {
+            if (value.lastUse > index) {
+                value.lastUse--;
+            } else if (value.lastUse == index) {
+                value.lastUse = -1;
+            }
+        }
+    }
+
     /** @return a launch of a kernel without parameters */
     Launch launch(Kernel kernel, List<Value> inputs) {
         return launch(kernel, inputs, new int[0], new long[0]);

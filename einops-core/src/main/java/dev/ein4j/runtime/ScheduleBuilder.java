@@ -166,7 +166,7 @@ final class ScheduleBuilder {
                     stack.remove(stack.size() - 1);
                     continue;
                 }
-                Instance[] sources = computes(instance.node()) ? scheduler.sources(instance) : new Instance[0];
+                Instance[] sources = computes(instance.node()) ? emittedSources(instance) : new Instance[0];
                 Instance pending = null;
                 for (Instance source : sources) {
                     if (!emitted.containsKey(Key.of(source))) {
@@ -188,6 +188,12 @@ final class ScheduleBuilder {
             return scheduler.computesIn(node, group);
         }
 
+        /** The sources an instruction reads as values: all but a gather's source tensor, which it reads by index. */
+        Instance[] emittedSources(Instance instance) {
+            Instance[] sources = scheduler.sources(instance);
+            return instance.node().op() == Op.GATHER ? new Instance[] {sources[1]} : sources;
+        }
+
         int emitOne(Instance instance, Instance[] sources) {
             Node node = instance.node();
             segment = instance.segment();
@@ -203,6 +209,9 @@ final class ScheduleBuilder {
                 inputs[i] = emitted.get(Key.of(sources[i]));
             }
             int[] shape = shapeOf(instance);
+            if (node.op() == Op.GATHER) {
+                return gather(node, scheduler.sources(instance)[0], shape, inputs[0]);
+            }
             return switch (node.op().group()) {
                 case GRAPH -> inputs[0]; // CONTIGUOUS: inside a kernel, its source's value
                 case REDUCE -> add(Instruction.reduce(node.op(), node.dtype(), shape,
@@ -214,13 +223,31 @@ final class ScheduleBuilder {
 
         int load(Node node, List<Node> moves) {
             Located data = follow(located(node), moves);
-            Integer slot = slotOf.get(data.value());
+            return add(Instruction.load(slot(data.value()), data.value().dtype, data.view()));
+        }
+
+        /** An indexed read of the source tensor's buffer, compact first if its view has padding. */
+        int gather(Node node, Instance source, int[] shape, int index) {
+            Located data = follow(located(source.node()), source.access().moves());
+            if (data.view().hasMask()) {
+                Value compact = schedule.launch(Kernel.copy(data.value().dtype, data.view(), data.value().dtype),
+                        List.of(data.value())).outputs().get(0);
+                data = new Located(compact, View.contiguous(data.view().shape()));
+            }
+            int axis = ((dev.ein4j.ir.GatherArgument) node.argument()).axis();
+            int slot = slot(data.value());
+            return add(Instruction.gather(slot, data.value().dtype, data.view().withShape(shape), axis,
+                    data.view().shape()[axis], index));
+        }
+
+        int slot(Value value) {
+            Integer slot = slotOf.get(value);
             if (slot == null) {
                 slot = slots.size();
-                slots.add(data.value());
-                slotOf.put(data.value(), slot);
+                slots.add(value);
+                slotOf.put(value, slot);
             }
-            return add(Instruction.load(slot, data.value().dtype, data.view()));
+            return slot;
         }
 
         int generator(Node node, List<Node> moves) {
@@ -324,6 +351,10 @@ final class ScheduleBuilder {
             buildScalar(group);
             return;
         }
+        if (group.scatter) {
+            buildScatter(group);
+            return;
+        }
         Node root = group.root();
         if (root.op() == Op.CONST && group.outputs.size() == 1) { // a requested constant: one element, read through zero strides
             Emitter emitter = new Emitter(group);
@@ -368,6 +399,29 @@ final class ScheduleBuilder {
             }
         }
         throw new IllegalStateException("output not in the kernel");
+    }
+
+    /**
+     * A scatter: its base copied into a new buffer, then one kernel computing the values and
+     * positions and writing them there (an assignment to the base may later drop the copy and write
+     * the base in place, see {@link Assignments}).
+     */
+    private void buildScatter(Group group) {
+        Node root = group.root();
+        Instance[] sources = scheduler.sources(outputInstance(root)); // base, index, values
+        Located base = follow(located(sources[0].node()), sources[0].access().moves());
+        Value target = schedule.launch(Kernel.copy(base.value().dtype, base.view(), root.dtype()), List.of(base.value()))
+                .outputs().get(0);
+        Emitter emitter = new Emitter(group);
+        int values = emitter.emit(sources[2]);
+        int positions = emitter.emit(sources[1]);
+        dev.ein4j.ir.ScatterArgument argument = (dev.ein4j.ir.ScatterArgument) root.argument();
+        emitter.segment = Segment.OUTPUT;
+        int write = emitter.add(Instruction.scatter(root.dtype(), root.shape(), argument.axis(), argument.accumulate(), values,
+                positions));
+        schedule.launchInto(emitter.kernel(new int[] {write}), target, emitter.slots, emitter.parameters.sources(),
+                emitter.parameters.fixed());
+        located.put(root, new Located(target, View.contiguous(root.shape())));
     }
 
     /**

@@ -45,6 +45,11 @@ import java.util.Set;
  *       shape and axes, so a reduction read by a reduction's prologue is realized.</li>
  * </ul>
  *
+ * A GATHER fuses like an elementwise node where it is read element for element (an embedding
+ * lookup inside the kernel that uses it); the tensor it reads from must be in a buffer. A SCATTER is
+ * always the root of a kernel of its own, which writes into a copy of its base (or, assigned to
+ * its base, into the base itself); its values and positions are computed in that kernel.
+ *
  * After the decisions, kernels that are independent, read a common buffer and iterate over the
  * same space (elementwise kernels of one shape, or reductions of one source shape and axes) are
  * <b>merged</b> into one kernel with several outputs (a batch's mean and variance in one pass).
@@ -76,6 +81,8 @@ final class Scheduler {
         int size;
         Group mergedInto;
         final boolean scalar;
+        /** A SCATTER's kernel: its only output, no fusion of readers, no siblings. */
+        boolean scatter;
 
         Group(Node root, boolean scalar) {
             outputs.add(root);
@@ -163,8 +170,7 @@ final class Scheduler {
      * @return whether it was computed when scheduling began (then it is read, never recomputed)
      */
     boolean isLeaf(Node node) {
-        Integer position = walk.positions.get(node);
-        return position != null && position < 0;
+        return walk.positions.get(node, 0) < 0;
     }
 
     // ------------------------------------------------------------------ uses
@@ -293,6 +299,7 @@ final class Scheduler {
             if (isReduction(node)) {
                 group.reductions.add(node);
             }
+            group.scatter = node.op() == Op.SCATTER;
             for (Instance place : places) {
                 place.group().reads.add(group);
                 place.group().loads.add(node);
@@ -327,14 +334,14 @@ final class Scheduler {
     }
 
     private Decision choose(Node node, Set<Instance> places, boolean requested) {
+        if (node.op() == Op.SCATTER || places.isEmpty()) {
+            return Decision.REALIZE;
+        }
         if (requested) {
             return fusion && fusesAsOutput(node, places) ? Decision.FUSE : Decision.REALIZE;
         }
-        if (places.isEmpty()) {
-            return Decision.REALIZE;
-        }
         if (node.op().group() == Op.Group.CREATION) {
-            boolean viewable = places.stream().allMatch(place -> place.access().probe() != null);
+            boolean viewable = places.stream().allMatch(place -> place.access().probe() != null && !place.access().buffered());
             boolean oneKernel = node.op() != Op.RAND || places.stream().map(Instance::group).distinct().count() == 1;
             return viewable && oneKernel ? Decision.INLINE : Decision.REALIZE;
         }
@@ -342,10 +349,14 @@ final class Scheduler {
             return Decision.REALIZE;
         }
         boolean room = places.stream().allMatch(place -> place.group().size < GROUP_CAPACITY);
+        if (node.op() == Op.GATHER && !places.stream().allMatch(place -> isIdentity(node, place))) {
+            return Decision.REALIZE; // an indexed read is emitted in the space of its own shape
+        }
         if (isReduction(node)) {
             Instance place = places.iterator().next();
             boolean fits = places.size() == 1 && place.segment() == Segment.OUTPUT && place.access().keepsOrder()
-                    && place.group().reductions.isEmpty() && !place.group().scalar && room
+                    && place.group().reductions.isEmpty() && !place.group().scalar && !place.group().scatter
+                    && !place.access().buffered() && room
                     && (node.op() != Op.CONTRACT || place.group().outputs.size() == 1); // a contraction kernel has one output
             return fits ? Decision.REDUCTION : Decision.REALIZE;
         }
@@ -353,7 +364,7 @@ final class Scheduler {
         // a broadcast: a few operations per element cost less than a kernel of its own.
         boolean constant = constantExpressions.contains(node) && costs.get(node) <= RECOMPUTE_LIMIT;
         boolean fusable = room && places.stream().allMatch(place -> !place.group().scalar && (place.access().fusesComputation()
-                || constant && place.access().probe() != null && place.access().hasNoPadding()));
+                || constant && place.access().probe() != null && place.access().hasNoPadding() && !place.access().buffered()));
         if (fusable && places.size() == 1) {
             return Decision.FUSE;
         }
@@ -361,6 +372,10 @@ final class Scheduler {
             return Decision.DUPLICATE;
         }
         return uniformExpressions.contains(node) && node.op().isElementwise() ? Decision.SCALAR : Decision.REALIZE;
+    }
+
+    private static boolean isIdentity(Node node, Instance place) {
+        return !place.access().buffered() && View.contiguous(node.shape()).equals(place.access().probe());
     }
 
     /**
@@ -374,13 +389,14 @@ final class Scheduler {
             return false;
         }
         Group reader = places.iterator().next().group();
-        if (reader.scalar || reader.size >= GROUP_CAPACITY || !Arrays.equals(reader.root().shape(), node.shape())
+        if (reader.scalar || reader.scatter || reader.size >= GROUP_CAPACITY || !Arrays.equals(reader.root().shape(), node.shape())
                 || reader.reductions.stream().anyMatch(reduction -> reduction.op() == Op.CONTRACT)) {
             return false;
         }
         View identity = View.contiguous(node.shape());
         for (Instance place : places) {
-            if (place.group() != reader || place.segment() != Segment.OUTPUT || !identity.equals(place.access().probe())) {
+            if (place.group() != reader || place.segment() != Segment.OUTPUT || place.access().buffered()
+                    || !identity.equals(place.access().probe())) {
                 return false;
             }
         }
@@ -399,6 +415,12 @@ final class Scheduler {
         Node consumer = reader.node();
         Node base = path.isEmpty() ? consumer.source(source) : path.get(0).source(0);
         Group group = reader.group();
+        if (consumer.op() == Op.GATHER && source == 0 || consumer.op() == Op.SCATTER && source == 0) {
+            return new Instance(group, base, reader.segment(), Access.buffered(base, path)); // read at data-given positions
+        }
+        if (consumer.op() == Op.SCATTER) {
+            return new Instance(group, base, Segment.SCATTER_SOURCE, Access.of(base, path));
+        }
         if (consumer.op() == Op.CONTRACT) {
             List<Node> operandPath = path;
             if (!path.isEmpty() && path.get(path.size() - 1).op() == Op.EXPAND) {
@@ -441,7 +463,7 @@ final class Scheduler {
     }
 
     private boolean mergeable(Group a, Group b) {
-        if (a.scalar || b.scalar || a.size + b.size > GROUP_CAPACITY || Collections.disjoint(a.loads, b.loads)
+        if (a.scalar || b.scalar || a.scatter || b.scatter || a.size + b.size > GROUP_CAPACITY || Collections.disjoint(a.loads, b.loads)
                 || !sameSpace(a, b)) {
             return false;
         }

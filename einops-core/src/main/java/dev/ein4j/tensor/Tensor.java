@@ -1024,6 +1024,121 @@ public final class Tensor implements AutoCloseable {
         return this;
     }
 
+    // =================================================================== indexing
+
+    /**
+     * PyTorch's {@code gather}: {@code out[i][j][k] = this[index[i][j][k]][j][k]} for dim 0, and so on:
+     * each element of the int32 index names a position along dim. The index has this tensor's rank
+     * and is no longer along the other dimensions; the result has the index's shape. One GATHER
+     * primitive, fused into the kernel that reads it; its gradient adds back where it read.
+     *
+     * <pre>{@code
+     * Tensor rows = Tensor.of(new float[] {1, 2, 3, 4, 5, 6}, 2, 3);
+     * rows.gather(1, Tensor.of(new int[] {2, 0}, 2, 1));       // [[3], [4]]
+     * }</pre>
+     *
+     * @param dim the dimension the index addresses (negative counts from the end)
+     * @param index int32 positions in [0, length of dim)
+     * @return the gathered values
+     * @throws dev.ein4j.error.IndexOutOfRangeException when the kernel runs, for an index outside the dimension
+     */
+    public Tensor gather(int dim, Tensor index) {
+        return Indexing.gather(this, dim, index);
+    }
+
+    /**
+     * PyTorch's {@code index_select}: the slices along dim that a 1-D int32 index names, in its order
+     * (an embedding lookup is {@code weight.indexSelect(0, ids)}).
+     *
+     * @param dim the dimension
+     * @param index 1-D int32 positions
+     * @return this tensor's shape with dim of the index's length
+     */
+    public Tensor indexSelect(int dim, Tensor index) {
+        return Indexing.indexSelect(this, dim, index);
+    }
+
+    /**
+     * PyTorch's {@code scatter}: a copy of this tensor with {@code src} written at the positions the
+     * int32 index gives along dim ({@code out[index[i][j]][j] = src[i][j]} for dim 0). The index has
+     * this tensor's rank, this tensor's lengths along the other dimensions and is no longer than src.
+     * Assigned back to this tensor ({@code cache.assign(cache.scatter(2, positions, keys))}) it writes
+     * only the scattered elements, in place: how a key/value cache grows a step at a time.
+     *
+     * @param dim the dimension
+     * @param index int32 positions
+     * @param src the values
+     * @return the updated copy
+     */
+    public Tensor scatter(int dim, Tensor index, Tensor src) {
+        return Indexing.scatter(this, dim, index, src, false);
+    }
+
+    /**
+     * PyTorch's {@code scatter_add}: like {@link #scatter} but adding, so repeated positions add up.
+     *
+     * @param dim the dimension
+     * @param index int32 positions
+     * @param src the values added
+     * @return the updated copy
+     */
+    public Tensor scatterAdd(int dim, Tensor index, Tensor src) {
+        return Indexing.scatter(this, dim, index, src, true);
+    }
+
+    /**
+     * PyTorch's {@code torch.masked_fill}: value where the bool mask is true, this tensor elsewhere;
+     * the two broadcast together (numpy's rule), so the result may be larger than this tensor.
+     *
+     * <pre>{@code
+     * Tensor scores = Tensor.of(new float[] {1, 2, 3}, 3);
+     * scores.maskedFill(Tensor.of(new boolean[] {false, true, true}), Double.NEGATIVE_INFINITY);   // [1, -inf, -inf]
+     * }</pre>
+     *
+     * @param mask where to fill
+     * @param value the value, converted to this tensor's type as PyTorch does (int32: truncated
+     *              toward zero; bool: ≠ 0)
+     * @return the filled tensor
+     * @throws dev.ein4j.error.EinopsException if the type cannot hold the value (1e40 in float32, NaN in int32)
+     */
+    public Tensor maskedFill(Tensor mask, double value) {
+        return Indexing.maskedFill(this, mask, value);
+    }
+
+    /**
+     * PyTorch's {@code cumsum}: y[i] = x[0] + ... + x[i] along dim, by ⌈log₂ n⌉ doubling steps.
+     *
+     * @param dim the dimension
+     * @return the cumulative sums (bool sums as int32)
+     */
+    public Tensor cumsum(int dim) {
+        return Indexing.cumsum(this, dim);
+    }
+
+    /**
+     * PyTorch's {@code topk}: the k largest values along dim, largest first, with their int32
+     * positions; O(k·n), for k much smaller than the dimension. Equal values come in the order of
+     * their positions; NaN counts as larger than every number, as in PyTorch. The values' gradient
+     * goes back to the chosen positions.
+     *
+     * @param k how many, at most the dimension's length
+     * @param dim the dimension
+     * @return values and indices
+     */
+    public TopK topk(int k, int dim) {
+        return Indexing.topk(this, k, dim, true);
+    }
+
+    /**
+     * @param k how many
+     * @param dim the dimension
+     * @param largest the largest (true) or the smallest (false), first; NaN comes last among the smallest
+     * @return values and indices
+     */
+    public TopK topk(int k, int dim, boolean largest) {
+        return Indexing.topk(this, k, dim, largest);
+    }
+
     // =================================================================== movement (views)
 
     /**

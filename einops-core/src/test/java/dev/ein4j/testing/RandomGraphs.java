@@ -30,7 +30,9 @@ public final class RandomGraphs {
         for (int i = 0; i < leaves; i++) {
             int[] shape = randomShape(random);
             DType dtype = random.nextInt(4) == 0 ? DType.FLOAT64 : DType.FLOAT32;
-            pool.add(Tensor.rand(new Generator(seed * 31 + i), dtype, shape).mul(4.0).sub(2.0).realize());
+            Tensor leaf = Tensor.rand(new Generator(seed * 31 + i), dtype, shape).mul(4.0).sub(2.0).realize();
+            // the first leaf is host data (an INPUT node), the others computed results
+            pool.add(i == 0 ? Tensor.of(leaf.toDoubleArray(), dtype, shape) : leaf);
         }
         int steps = 4 + random.nextInt(12);
         for (int s = 0; s < steps; s++) {
@@ -74,7 +76,7 @@ public final class RandomGraphs {
             return axes.stream().mapToInt(Integer::intValue).toArray();
         };
         Tensor floating = x.dtype().isFloating() ? x : x.cast(DType.FLOAT32);
-        switch (random.nextInt(16)) {
+        switch (random.nextInt(24)) {
             case 0:
                 return floating.sin().mul(1.5);
             case 1:
@@ -141,6 +143,44 @@ public final class RandomGraphs {
                 Tensor b = (y.dtype().isFloating() ? y : y.cast(DType.FLOAT64)).reshape(1, (int) y.size());
                 return Ein.einsum("i j, j k -> i k", a, b).add(1.0).sin();
             }
+            case 16:
+                return floating.abs().add(0.5).log();
+            case 17: { // sliding windows along an axis, summed over the window
+                int axis = random.nextInt(rank);
+                int length = x.shape()[axis];
+                int kernel = 1 + random.nextInt(length);
+                int stride = 1 + random.nextInt(2);
+                int positions = dev.ein4j.ir.WindowArgument.outLength(length, kernel, stride, 1);
+                dev.ein4j.ir.WindowArgument window = new dev.ein4j.ir.WindowArgument(axis, positions, kernel, stride, 1);
+                Tensor windows = dev.ein4j.tensor.internal.TensorInternals.apply(dev.ein4j.ir.Op.WINDOW, floating.dtype(),
+                        window.shapeAfter(floating.shape()), window, floating);
+                return windows.sum(new int[] {axis + 1}, false);
+            }
+            case 18:
+                return floating.add(Tensor.arange(x.shape()[rank - 1]).cast(floating.dtype()).mul(0.25));
+            case 19: {
+                Tensor y = partnerOf(random, pool, x);
+                return Tensor.where(floating.eq(y.cast(floating.dtype())), floating, y.cast(floating.dtype()).neg());
+            }
+            case 20: { // positions along an axis, some repeated
+                int axis = random.nextInt(rank);
+                int[] shape = x.shape();
+                shape[axis] = 1 + random.nextInt(4);
+                Tensor index = Tensor.randint(new Generator(random.nextLong()), 0, x.shape()[axis], shape);
+                return x.gather(axis, index);
+            }
+            case 21: { // written or added at positions along an axis
+                int axis = random.nextInt(rank);
+                int[] shape = x.shape();
+                shape[axis] = 1 + random.nextInt(3);
+                Tensor index = Tensor.randint(new Generator(random.nextLong()), 0, x.shape()[axis], shape);
+                Tensor values = Tensor.rand(new Generator(random.nextLong()), floating.dtype(), shape).sub(0.5);
+                return random.nextBoolean() ? floating.scatter(axis, index, values) : floating.scatterAdd(axis, index, values);
+            }
+            case 22:
+                return x.permute(randomOrder(random, rank)).contiguous();
+            case 23:
+                return floating.detach().mul(2.0).add(floating);
             default: {
                 int axis = random.nextInt(rank);
                 int length = x.shape()[axis];

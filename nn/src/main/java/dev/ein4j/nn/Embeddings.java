@@ -1,16 +1,14 @@
 package dev.ein4j.nn;
 
 import dev.ein4j.ir.DType;
-import dev.ein4j.tensor.Ein;
 import dev.ein4j.tensor.Tensor;
 import java.util.Arrays;
 
 /**
- * Embedding lookup as a contraction with a one-hot encoding:
- * {@code einsum("... v, v d -> ... d", one_hot(indices), weight)}. The one-hot operand is an
- * elementwise comparison fused into the contraction, and the weight's gradient is the same
- * contraction transposed. The work is O(indices · vocabulary · features), fine for the vocabularies
- * of classifiers and small language models; the IR has no gather.
+ * Embedding lookup as a gather of the weight's rows, {@code weight.indexSelect(0, indices)} reshaped
+ * to {@code [..., d]}: O(indices · features) work whatever the vocabulary, fused into the kernel that
+ * reads it; the weight's gradient adds each row's cotangent back (a scatter-add). An index outside
+ * [0, V) is an {@link dev.ein4j.error.IndexOutOfRangeException} when the lookup runs.
  */
 final class Embeddings {
 
@@ -28,16 +26,16 @@ final class Embeddings {
         if (!weight.dtype().isFloating()) {
             throw Checks.shapeError("embedding", "the weight must be floating, got " + weight.dtype().numpyName(), weight);
         }
-        int vocabulary = weight.length(0);
-        indices.checkIndices(vocabulary, "embedding");
-        Tensor table = weight;
-        if (paddingIndex >= 0) {
-            // The padding row is looked up like any other but learns nothing.
-            Tensor isPadding = Tensor.arange(vocabulary).eq(paddingIndex).reshape(vocabulary, 1);
-            table = Tensor.where(isPadding, weight.detach(), weight);
+        int features = weight.length(1);
+        int[] shape = java.util.Arrays.copyOf(indices.shape(), indices.rank() + 1);
+        shape[indices.rank()] = features;
+        Tensor rows = weight.indexSelect(0, indices.reshape((int) indices.size())).reshape(shape);
+        if (paddingIndex < 0) {
+            return rows;
         }
-        Tensor oneHot = indices.unsqueeze(-1).eq(Tensor.arange(vocabulary)).cast(weight.dtype());
-        return Ein.einsum("... v, v d -> ... d", oneHot, table);
+        // The padding row is looked up like any other but learns nothing.
+        Tensor isPadding = indices.eq(paddingIndex).unsqueeze(-1);
+        return Tensor.where(isPadding, rows.detach(), rows);
     }
 
     /** A user's padding index in [−V, V) (negative counts from the end, as in PyTorch) as a row. */

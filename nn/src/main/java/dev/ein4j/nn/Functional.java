@@ -637,9 +637,10 @@ public final class Functional {
     // ------------------------------------------------------------------ embedding, attention, dropout
 
     /**
-     * Embedding lookup, PyTorch's {@code embedding}: y[..., :] = weight[indices[...], :], as the
-     * contraction {@code einsum("... v, v d -> ... d", one_hot(indices), weight)}. The indices are
-     * read to check that they lie in [0, V) (a synchronisation point).
+     * Embedding lookup, PyTorch's {@code embedding}: y[..., :] = weight[indices[...], :], a gather of
+     * the weight's rows ({@code weight.indexSelect(0, indices)}), O(indices · D) whatever the
+     * vocabulary; the weight's gradient adds each row's cotangents. An index outside [0, V) is an
+     * {@link dev.ein4j.error.IndexOutOfRangeException} when the lookup runs.
      *
      * @param indices int32, any shape
      * @param weight [V, D]

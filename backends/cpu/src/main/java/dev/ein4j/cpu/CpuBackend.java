@@ -130,7 +130,11 @@ public final class CpuBackend implements Backend {
         }
         long start = TRACE ? System.nanoTime() : 0;
         String path;
-        if (kernel.kind() == Kernel.Kind.CONTRACT) {
+        if (kernel.isIndexed()) {
+            // gathers and scatters: the interpreter for now (an embedding lookup is small beside the products around it)
+            KernelInterpreter.run(kernel, out, arrays, parameters);
+            path = "interpreter";
+        } else if (kernel.kind() == Kernel.Kind.CONTRACT) {
             if (ContractRunner.supports(kernel)) {
                 contractions.run(kernel, out.get(0), arrays, parameters);
                 path = "gemm";

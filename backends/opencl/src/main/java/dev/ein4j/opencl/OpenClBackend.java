@@ -166,7 +166,7 @@ public final class OpenClBackend implements Backend, AutoCloseable {
             return;
         }
         OpenClBuffer out = outs.get(0);
-        boolean generated = kernel.parameterCount() == 0 && kernel.outputCount() == 1 && kernel.reductionCount() <= 1
+        boolean generated = !kernel.isIndexed() && kernel.parameterCount() == 0 && kernel.outputCount() == 1 && kernel.reductionCount() <= 1
                 && (kernel.contractSpec() == null || !kernel.contractSpec().hasReplicas());
         try {
             if (generated && runner.launch(kernel, out, in)) {

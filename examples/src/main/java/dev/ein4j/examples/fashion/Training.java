@@ -5,6 +5,7 @@ import dev.ein4j.nn.Module;
 import dev.ein4j.nn.optim.Optimizer;
 import dev.ein4j.tensor.GradientMode;
 import dev.ein4j.tensor.Tensor;
+import dev.ein4j.tensor.TensorScope;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -54,13 +55,16 @@ public final class Training {
         List<Double> losses = new ArrayList<>();
         int steps = data.trainSize() / batchSize;
         for (int step = 0; step < steps; step++) {
-            Tensor images = data.trainBatch(order, step * batchSize, batchSize);
-            Tensor labels = data.trainBatchLabels(order, step * batchSize, batchSize);
-            optimizer.zeroGrad();
-            Tensor loss = Functional.crossEntropy(model.forward(images), labels);
-            loss.backward();
-            optimizer.step();
-            double value = loss.item();
+            double value;
+            try (TensorScope scope = Tensor.scope()) { // the step's batch, activations and gradients of intermediates
+                Tensor images = data.trainBatch(order, step * batchSize, batchSize);
+                Tensor labels = data.trainBatchLabels(order, step * batchSize, batchSize);
+                optimizer.zeroGrad();
+                Tensor loss = Functional.crossEntropy(model.forward(images), labels);
+                loss.backward();
+                optimizer.step();
+                value = loss.item();
+            }
             losses.add(value);
             listener.afterStep((step + 1) * batchSize, value);
         }
@@ -75,7 +79,10 @@ public final class Training {
             int chunk = 500;
             for (int start = 0; start < data.testSize(); start += chunk) {
                 int count = Math.min(chunk, data.testSize() - start);
-                int[] predicted = model.forward(data.testBatch(start, count)).argmax(1, false).toIntArray();
+                int[] predicted;
+                try (TensorScope scope = Tensor.scope()) {
+                    predicted = model.forward(data.testBatch(start, count)).argmax(1, false).toIntArray();
+                }
                 for (int i = 0; i < count; i++) {
                     correct += predicted[i] == data.testLabels()[start + i] ? 1 : 0;
                 }

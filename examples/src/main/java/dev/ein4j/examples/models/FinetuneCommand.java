@@ -13,6 +13,7 @@ import dev.ein4j.nn.optim.AdamW;
 import dev.ein4j.nn.optim.Optimizer;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
+import dev.ein4j.tensor.TensorScope;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -94,11 +95,13 @@ public final class FinetuneCommand {
         backbone.train();
         List<Double> losses = new ArrayList<>();
         for (int step = 0; step < steps; step++) {
-            optimizer.zeroGrad();
-            Tensor loss = Functional.crossEntropy(head.forward(backbone.features(data[0])), data[1]);
-            loss.backward();
-            optimizer.step();
-            losses.add(loss.item());
+            try (TensorScope scope = Tensor.scope()) { // each step's tensors go when it ends; steps after the first replay
+                optimizer.zeroGrad();
+                Tensor loss = Functional.crossEntropy(head.forward(backbone.features(data[0])), data[1]);
+                loss.backward();
+                optimizer.step();
+                losses.add(loss.item());
+            }
         }
         backbone.eval();
         return losses;

@@ -35,7 +35,7 @@ class NoCollectorCheck {
     }
 
     @Test
-    void fourHundredClosedResultsOf32MiBFitAHeapOfTwo() {
+    void fourHundredClosedResultsOf32MiBFitTheHeap() {
         Tensor x = Tensor.rand(new Generator(1), 8 << 20).realize(); // 32 MiB
         for (int i = 0; i < 400; i++) {
             try (Tensor y = x.mul((double) i).realize()) {

@@ -41,6 +41,7 @@ public final class KernelPlanner {
                 yield new KernelPlan(steps, temporaries);
             }
             case CONTRACT -> contract(kernel, limits, baked);
+            case SCATTER -> throw new UnsupportedKernelException("scatter kernels run on the interpreter");
         };
     }
 
