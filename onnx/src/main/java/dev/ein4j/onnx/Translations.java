@@ -19,6 +19,8 @@ import dev.ein4j.ir.Op;
  *   <tr><td>CMPLT CMPEQ WHERE</td><td>Less, Equal, Where</td></tr>
  *   <tr><td>SUM REDUCE_MAX PROD</td><td>ReduceSum, ReduceMax (with a NaN check), ReduceProd, keepdims=1; over windows
  *       AveragePool·k or MaxPool</td></tr>
+ *   <tr><td>GATHER SCATTER</td><td>GatherElements (Gather for whole slices: an embedding), ScatterElements
+ *       (reduction none or add), int64 indices</td></tr>
  *   <tr><td>CONTRACT</td><td>MatMul between Transpose/Reshape; over a window view, Conv</td></tr>
  *   <tr><td>CONST IOTA</td><td>initializers (Expand, Range when a length is dynamic)</td></tr>
  *   <tr><td>RAND</td><td>refused, or frozen as an initializer</td></tr>
@@ -73,6 +75,8 @@ final class Translations {
             case REDUCE_MAX -> (node, t) -> Reductions.reduce(node, t, "ReduceMax");
             case PROD -> (node, t) -> Reductions.reduce(node, t, "ReduceProd");
             case CONTRACT -> Contractions::contract;
+            case GATHER -> Indexing::gather;
+            case SCATTER -> Indexing::scatter;
             case CONST -> Creations::constant;
             case IOTA -> Creations::iota;
             case RAND -> (node, t) -> {

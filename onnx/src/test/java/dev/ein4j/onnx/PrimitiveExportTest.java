@@ -104,6 +104,20 @@ class PrimitiveExportTest {
     }
 
     @Test
+    void gathersAndScattersAreGatherElementsGatherAndScatterElements() {
+        Tensor x = Tensor.randn(new Generator(9), 5, 4).realize();
+        Tensor index = Tensor.of(new int[] {4, 0, 2, 2, 1, 3, 0, 4}, 2, 4).realize();
+        Tensor rows = Tensor.of(new int[] {3, 1, 3}, 3).realize();
+        Tensor updates = Tensor.randn(new Generator(10), 2, 4).realize();
+        Tensor unique = Tensor.of(new int[] {4, 0, 2, 1, 1, 3, 0, 4}, 2, 4).realize();
+        ExportedModel exported = Exports.agree(directory, "gather and scatter", in -> List.of(
+                in.get(0).gather(0, in.get(1)), in.get(0).indexSelect(0, in.get(2)),
+                in.get(0).scatterAdd(0, in.get(1), in.get(3)), in.get(0).scatter(0, in.get(4), in.get(3))),
+                List.of(x, index, rows, updates, unique), ExportOptions.defaults().int32Inputs());
+        assertThat(exported.operatorCounts()).containsKeys("GatherElements", "Gather", "ScatterElements");
+    }
+
+    @Test
     void iotasAndConstantsFollowADynamicBatch() {
         Tensor x = Tensor.randn(new Generator(5), 3, 4).realize();
         ExportOptions dynamic = ExportOptions.defaults().dynamicBatch();
