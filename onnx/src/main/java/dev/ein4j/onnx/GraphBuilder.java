@@ -203,14 +203,6 @@ final class GraphBuilder {
     }
 
     /**
-     * @param value a value
-     * @return its data when it is an initializer, else null
-     */
-    TensorData constantData(Value value) {
-        return initializers.get(value.name());
-    }
-
-    /**
      * The graph with what the outputs need: operators whose results nobody reads, and
      * initializers nobody reads, are left out.
      *

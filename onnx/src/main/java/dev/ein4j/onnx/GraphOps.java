@@ -38,10 +38,6 @@ final class GraphOps {
         return graph;
     }
 
-    int opset() {
-        return opset;
-    }
-
     /**
      * @param input the graph input whose shape gives the batch size
      * @param axis its batch axis

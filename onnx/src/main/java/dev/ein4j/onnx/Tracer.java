@@ -42,6 +42,7 @@ final class Tracer {
         TracedGraph graph = new TracedGraph(inputNodes(traced), call(function, traced), options.namedWeights(), options);
         TracedGraph second = new TracedGraph(inputNodes(grown), call(function, grown), options.namedWeights(), options);
         BatchFactors.compare(graph, second, batch, batch + 1);
+        grown.forEach(Tensor::close); // the second call's inputs are ours, and read no more
         return graph;
     }
 

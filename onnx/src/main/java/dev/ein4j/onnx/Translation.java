@@ -115,11 +115,6 @@ final class Translation {
         return ops;
     }
 
-    /** @return the opset written */
-    int opset() {
-        return options.opset();
-    }
-
     /**
      * @param node a node
      * @return per dimension, the multiple of the batch size its length is (0: fixed)

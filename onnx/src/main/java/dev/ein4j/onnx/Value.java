@@ -31,22 +31,6 @@ record Value(String name, ElementType type, int[] shape, int[] batch) {
         return shape.length;
     }
 
-    /** @return whether every length is fixed */
-    boolean isFixed() {
-        return dynamicAxes() == 0;
-    }
-
-    /** @return how many dimensions grow with the batch */
-    int dynamicAxes() {
-        int count = 0;
-        for (int factor : batch) {
-            if (factor != 0) {
-                count++;
-            }
-        }
-        return count;
-    }
-
     /**
      * The length of several dimensions merged into one, and its batch factor: at most one of them
      * may grow with the batch (the merged one is then c·p times the batch, p the others' product).
@@ -69,15 +53,6 @@ record Value(String name, ElementType type, int[] shape, int[] batch) {
             }
         }
         return new int[] {Math.toIntExact(length), Math.toIntExact(factor * fixed)};
-    }
-
-    /** @return the number of elements in the traced call */
-    long size() {
-        long size = 1;
-        for (int length : shape) {
-            size *= length;
-        }
-        return size;
     }
 
     @Override
