@@ -144,7 +144,7 @@ final class GraphOps {
         if (producer != null && depth < SIMPLIFICATION_DEPTH) {
             Value inner = graph.value(producer.inputs().get(0));
             if (producer.opType().equals("Transpose")) {
-                long[] first = ((Attribute.IntsValue) producer.attribute("perm")).values();
+                long[] first = producer.attribute("perm").ints();
                 int[] combined = new int[rank];
                 for (int k = 0; k < rank; k++) {
                     combined[k] = (int) first[order[k]];

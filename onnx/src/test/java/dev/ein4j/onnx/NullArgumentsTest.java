@@ -113,6 +113,9 @@ class NullArgumentsTest {
         if (type == Graph.class) {
             return emptyGraph();
         }
+        if (type == Attribute.class) {
+            return Attribute.ofInt("axis", 0);
+        }
         if (type == ValueInfo.class) {
             return new ValueInfo("v", ElementType.FLOAT, List.of(ValueInfo.Dimension.of(2)));
         }

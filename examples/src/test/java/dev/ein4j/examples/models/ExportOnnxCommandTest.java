@@ -24,14 +24,6 @@ class ExportOnnxCommandTest {
 
     private final ModelsCli cli = new ModelsCli();
 
-    private int models(String... args) {
-        return cli.run(args);
-    }
-
-    private String errorLine() {
-        return cli.errorLine();
-    }
-
     private Path folder(String name, String config) throws IOException {
         return TinyFolders.write(Files.createDirectories(directory.resolve(name)), config, 5);
     }
@@ -43,7 +35,7 @@ class ExportOnnxCommandTest {
         Tensor ids = Tensor.of(new int[] {1, 7, 3, 49, 0, 12}, 2, 3);
         Npy.write(input, ids);
         Path output = directory.resolve("gpt2.onnx");
-        assertThat(models("export-onnx", model.toString(), "--input", input.toString(), "--output", output.toString()))
+        assertThat(cli.run("export-onnx", model.toString(), "--input", input.toString(), "--output", output.toString()))
                 .as(cli.err()).isZero();
         assertThat(cli.out()).contains("GPT2LMHeadModel, opset 17, input_ids int64[batch, 3]"
                 + " -> logits float[batch, 3, 50]").contains("MatMul");
@@ -60,7 +52,7 @@ class ExportOnnxCommandTest {
         Tensor pixels = Tensor.randn(new Generator(2), 2, 3, 16, 16);
         Npy.write(input, pixels);
         Path output = directory.resolve("vit.onnx");
-        assertThat(models("export-onnx", model.toString(), "--input", input.toString(), "--output", output.toString(),
+        assertThat(cli.run("export-onnx", model.toString(), "--input", input.toString(), "--output", output.toString(),
                 "--opset", "18", "--fixed-batch")).as(cli.err()).isZero();
         assertThat(cli.out()).contains("opset 18, pixel_values float[2, 3, 16, 16] -> logits float[2, 2]")
                 .contains("Conv 1");
@@ -74,21 +66,21 @@ class ExportOnnxCommandTest {
         Path pixels = directory.resolve("pixels.npy");
         Npy.write(pixels, Tensor.randn(new Generator(3), 1, 3, 4, 4));
         Path output = directory.resolve("out.onnx");
-        assertThat(models("export-onnx", model.toString(), "--input", pixels.toString(), "--output", output.toString())).isEqualTo(2);
-        assertThat(errorLine()).contains("GPT2LMHeadModel reads input_ids, int32 or int64 [batch, tokens], got float32[1, 3, 4, 4]");
-        assertThat(models("export-onnx", directory.resolve("missing").toString(), "--input", pixels.toString(), "--output",
+        assertThat(cli.run("export-onnx", model.toString(), "--input", pixels.toString(), "--output", output.toString())).isEqualTo(2);
+        assertThat(cli.errorLine()).contains("GPT2LMHeadModel reads input_ids, int32 or int64 [batch, tokens], got float32[1, 3, 4, 4]");
+        assertThat(cli.run("export-onnx", directory.resolve("missing").toString(), "--input", pixels.toString(), "--output",
                 output.toString())).isEqualTo(2);
-        assertThat(errorLine()).startsWith("models: ").contains("missing");
-        assertThat(models("export-onnx", model.toString(), "--input", pixels.toString())).isEqualTo(2);
-        assertThat(errorLine()).contains("usage: models export-onnx DIR --input X.npy --output M.onnx");
-        assertThat(models("export-onnx", model.toString(), "--input", pixels.toString(), "--output", output.toString(),
+        assertThat(cli.errorLine()).startsWith("models: ").contains("missing");
+        assertThat(cli.run("export-onnx", model.toString(), "--input", pixels.toString())).isEqualTo(2);
+        assertThat(cli.errorLine()).contains("usage: models export-onnx DIR --input X.npy --output M.onnx");
+        assertThat(cli.run("export-onnx", model.toString(), "--input", pixels.toString(), "--output", output.toString(),
                 "--opset", "12")).isEqualTo(2);
-        assertThat(errorLine()).contains("opset 12 is not written; choose 17 to 22");
-        assertThat(models("export-onnx", model.toString(), "--input", pixels.toString(), "--output", output.toString(),
+        assertThat(cli.errorLine()).contains("opset 12 is not written; choose 17 to 22");
+        assertThat(cli.run("export-onnx", model.toString(), "--input", pixels.toString(), "--output", output.toString(),
                 "--opset", "seventeen")).isEqualTo(2);
-        assertThat(errorLine()).contains("--opset takes an integer");
-        assertThat(models("export-onnx", model.toString(), "--bogus")).isEqualTo(2);
-        assertThat(errorLine()).contains("unexpected argument '--bogus'");
+        assertThat(cli.errorLine()).contains("--opset takes an integer");
+        assertThat(cli.run("export-onnx", model.toString(), "--bogus")).isEqualTo(2);
+        assertThat(cli.errorLine()).contains("unexpected argument '--bogus'");
         assertThat(output).doesNotExist();
     }
 }

@@ -14,177 +14,109 @@ import java.util.Objects;
  * Attribute.ofInt("keepdims", 1);               // ReduceSum
  * }</pre>
  */
-public sealed interface Attribute extends ProtoMessage {
+public final class Attribute implements ProtoMessage {
 
     /** {@code AttributeProto.AttributeType} numbers of the kinds written here. */
-    int FLOAT = 1;
+    public static final int FLOAT = 1;
     /** An int64. */
-    int INT = 2;
+    public static final int INT = 2;
     /** UTF-8 bytes. */
-    int STRING = 3;
+    public static final int STRING = 3;
     /** A tensor. */
-    int TENSOR = 4;
+    public static final int TENSOR = 4;
     /** int64s. */
-    int INTS = 7;
+    public static final int INTS = 7;
 
-    /** @return the attribute's name */
-    String name();
+    private final String name;
+    private final int type;
+    private final long valueSize;
+    private final Writer value;
+    private final long[] ints;
+    private final String text;
+
+    private Attribute(String name, int type, long valueSize, Writer value, long[] ints, String text) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.type = type;
+        this.valueSize = valueSize;
+        this.value = value;
+        this.ints = ints;
+        this.text = text;
+    }
 
     /** @return an int64 attribute */
-    static Attribute ofInt(String name, long value) {
-        return new IntValue(name, value);
+    public static Attribute ofInt(String name, long value) {
+        return new Attribute(name, INT, CodedOutputStream.computeInt64Size(3, value), out -> out.writeInt64(3, value),
+                new long[] {value}, Long.toString(value));
+    }
+
+    /** @return an int64s attribute, written packed */
+    public static Attribute ofInts(String name, long... values) {
+        long[] copy = Objects.requireNonNull(values, "values").clone();
+        return new Attribute(name, INTS, ProtoMessage.packedSize(8, copy), out -> ProtoMessage.writePacked(out, 8, copy),
+                copy, Arrays.toString(copy));
     }
 
     /** @return an int64s attribute */
-    static Attribute ofInts(String name, long... values) {
-        return new IntsValue(name, Objects.requireNonNull(values, "values").clone());
-    }
-
-    /** @return an int64s attribute */
-    static Attribute ofInts(String name, int[] values) {
-        return new IntsValue(name, Arrays.stream(Objects.requireNonNull(values, "values")).asLongStream().toArray());
+    public static Attribute ofInts(String name, int[] values) {
+        return ofInts(name, Arrays.stream(Objects.requireNonNull(values, "values")).asLongStream().toArray());
     }
 
     /** @return a float attribute */
-    static Attribute ofFloat(String name, float value) {
-        return new FloatValue(name, value);
+    public static Attribute ofFloat(String name, float value) {
+        return new Attribute(name, FLOAT, CodedOutputStream.computeFloatSize(2, value), out -> out.writeFloat(2, value),
+                null, Float.toString(value));
     }
 
     /** @return a string attribute */
-    static Attribute ofString(String name, String value) {
-        return new StringValue(name, value);
+    public static Attribute ofString(String name, String value) {
+        Objects.requireNonNull(value, "value");
+        return new Attribute(name, STRING, CodedOutputStream.computeStringSize(4, value), out -> out.writeString(4, value),
+                null, value);
     }
 
     /** @return a tensor attribute */
-    static Attribute ofTensor(String name, TensorData value) {
-        return new TensorValue(name, value);
+    public static Attribute ofTensor(String name, TensorData value) {
+        Objects.requireNonNull(value, "value");
+        return new Attribute(name, TENSOR, ProtoMessage.nestedSize(5, value), out -> ProtoMessage.writeNested(out, 5, value),
+                null, value.toString());
     }
 
-    /** Size of the name and type fields that every kind writes. */
-    private static long headerSize(String name, int type) {
-        return CodedOutputStream.computeStringSize(1, name) + CodedOutputStream.computeInt32Size(20, type);
+    /** Writes the one value field of an attribute. */
+    @FunctionalInterface
+    private interface Writer {
+        void write(CodedOutputStream output) throws IOException;
     }
 
-    /** An int64 value. */
-    record IntValue(String name, long value) implements Attribute {
-        /** @throws NullPointerException if the name is null */
-        public IntValue {
-            Objects.requireNonNull(name, "name");
-        }
-
-        @Override
-        public long serializedSize() {
-            return headerSize(name, INT) + CodedOutputStream.computeInt64Size(3, value);
-        }
-
-        @Override
-        public void writeTo(CodedOutputStream output) throws IOException {
-            Objects.requireNonNull(output, "output");
-            output.writeString(1, name);
-            output.writeInt64(3, value);
-            output.writeInt32(20, INT);
-        }
+    /** @return the attribute's name */
+    public String name() {
+        return name;
     }
 
-    /** int64 values. */
-    record IntsValue(String name, long[] values) implements Attribute {
-        /** @throws NullPointerException if an argument is null */
-        public IntsValue {
-            Objects.requireNonNull(name, "name");
-            Objects.requireNonNull(values, "values");
-        }
-
-        @Override
-        public long serializedSize() {
-            return headerSize(name, INTS) + ProtoMessage.packedSize(8, values);
-        }
-
-        @Override
-        public void writeTo(CodedOutputStream output) throws IOException {
-            Objects.requireNonNull(output, "output");
-            output.writeString(1, name);
-            ProtoMessage.writePacked(output, 8, values);
-            output.writeInt32(20, INTS);
-        }
-
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof IntsValue that && name.equals(that.name) && Arrays.equals(values, that.values);
-        }
-
-        @Override
-        public int hashCode() {
-            return 31 * name.hashCode() + Arrays.hashCode(values);
-        }
-
-        @Override
-        public String toString() {
-            return name + "=" + Arrays.toString(values);
-        }
+    /** @return its {@code AttributeType} number */
+    public int type() {
+        return type;
     }
 
-    /** A float value. */
-    record FloatValue(String name, float value) implements Attribute {
-        /** @throws NullPointerException if the name is null */
-        public FloatValue {
-            Objects.requireNonNull(name, "name");
-        }
-
-        @Override
-        public long serializedSize() {
-            return headerSize(name, FLOAT) + CodedOutputStream.computeFloatSize(2, value);
-        }
-
-        @Override
-        public void writeTo(CodedOutputStream output) throws IOException {
-            Objects.requireNonNull(output, "output");
-            output.writeString(1, name);
-            output.writeFloat(2, value);
-            output.writeInt32(20, FLOAT);
-        }
+    /** @return the int64 values of an int or ints attribute (a copy), or null for another kind */
+    public long[] ints() {
+        return ints == null ? null : ints.clone();
     }
 
-    /** A string value. */
-    record StringValue(String name, String value) implements Attribute {
-        /** @throws NullPointerException if an argument is null */
-        public StringValue {
-            Objects.requireNonNull(name, "name");
-            Objects.requireNonNull(value, "value");
-        }
-
-        @Override
-        public long serializedSize() {
-            return headerSize(name, STRING) + CodedOutputStream.computeStringSize(4, value);
-        }
-
-        @Override
-        public void writeTo(CodedOutputStream output) throws IOException {
-            Objects.requireNonNull(output, "output");
-            output.writeString(1, name);
-            output.writeString(4, value);
-            output.writeInt32(20, STRING);
-        }
+    @Override
+    public long serializedSize() {
+        return CodedOutputStream.computeStringSize(1, name) + valueSize + CodedOutputStream.computeInt32Size(20, type);
     }
 
-    /** A tensor value. */
-    record TensorValue(String name, TensorData value) implements Attribute {
-        /** @throws NullPointerException if an argument is null */
-        public TensorValue {
-            Objects.requireNonNull(name, "name");
-            Objects.requireNonNull(value, "value");
-        }
+    @Override
+    public void writeTo(CodedOutputStream output) throws IOException {
+        Objects.requireNonNull(output, "output");
+        output.writeString(1, name);
+        value.write(output);
+        output.writeInt32(20, type);
+    }
 
-        @Override
-        public long serializedSize() {
-            return headerSize(name, TENSOR) + ProtoMessage.nestedSize(5, value);
-        }
-
-        @Override
-        public void writeTo(CodedOutputStream output) throws IOException {
-            Objects.requireNonNull(output, "output");
-            output.writeString(1, name);
-            ProtoMessage.writeNested(output, 5, value);
-            output.writeInt32(20, TENSOR);
-        }
+    @Override
+    public String toString() {
+        return name + "=" + text;
     }
 }
