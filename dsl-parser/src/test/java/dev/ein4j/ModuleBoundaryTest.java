@@ -32,7 +32,7 @@ import org.w3c.dom.Node;
  *
  * <ul>
  *   <li>only dsl-parser imports ANTLR, only backends/opencl imports JOCL;</li>
- *   <li>dependencies between ein4j modules follow grammar → dsl-parser → einops-core → autograd → nn → models
+ *   <li>dependencies between ein4j modules follow grammar → dsl-parser → einops-core → autograd → nn → models → onnx
  *       (a module depends only on modules of lower rank); a backend (backends/*) depends only on
  *       einops-core, dsl-parser and grammar; examples, conformance-tests and benchmarks may depend on
  *       anything; a layer's tests (test scope only) may use a backend, so they run on it too; the javac
@@ -47,7 +47,8 @@ class ModuleBoundaryTest {
     private static final String PARENT_ARTIFACT = "ein4j-parent";
 
     /** The layered core, lowest first. */
-    private static final List<String> LAYERS = List.of("grammar", "dsl-parser", "einops-core", "autograd", "nn", "models");
+    private static final List<String> LAYERS = List.of("grammar", "dsl-parser", "einops-core", "autograd", "nn", "models",
+            "onnx"); // onnx exports what every layer below builds (its tests run the models)
     /** What a backend may depend on. */
     private static final Set<String> BACKEND_MAY_USE = Set.of("grammar", "dsl-parser", "einops-core");
     /** Modules outside the layering that may depend on anything (directory or artifactId). */
@@ -144,6 +145,7 @@ class ModuleBoundaryTest {
                 pom("einops-core", "einops-core", "dsl-parser", "grammar"),
                 pom("autograd", "autograd", "einops-core"),
                 pom("nn", "nn", "autograd", "einops-core"),
+                pom("onnx", "onnx", "einops-core", "nn", "models" + TEST_SCOPE, "cpu-backend" + TEST_SCOPE),
                 pom("backends/cpu", "cpu-backend", "einops-core"),
                 pom("backends/opencl", "opencl-backend", "einops-core", "dsl-parser"),
                 pom("examples", "examples", "nn", "cpu-backend", "opencl-backend"),
@@ -161,6 +163,7 @@ class ModuleBoundaryTest {
         assertThat(dependencyViolations(List.of(pom("autograd", "autograd", "nn" + TEST_SCOPE))))
                 .as("a test scope does not lift the layering for layers").hasSize(1);
         assertThat(dependencyViolations(List.of(pom("nn", "nn", "examples")))).hasSize(1);
+        assertThat(dependencyViolations(List.of(pom("models", "models", "onnx")))).as("onnx is above models").hasSize(1);
         assertThat(dependencyViolations(List.of(pom("backends/cpu", "cpu-backend", "autograd")))).hasSize(1);
         assertThat(dependencyViolations(List.of(pom("backends/cpu", "cpu-backend", "opencl-backend")))).hasSize(1);
         assertThat(dependencyViolations(List.of(pom("", PARENT_ARTIFACT, "einops-core")))).hasSize(1);

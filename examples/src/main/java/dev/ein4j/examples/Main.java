@@ -49,6 +49,8 @@ public final class Main {
                   models finetune DIR [--steps N] [--seed N]
                                   a new classifier head on a loaded image model, trained a few steps
                   models tokenize DIR --input TEXTS.jsonl --output OUT.jsonl
-                                  ids and decoded text of each JSON string line, with DIR/tokenizer.json""");
+                                  ids and decoded text of each JSON string line, with DIR/tokenizer.json
+                  models export-onnx DIR --input X.npy --output M.onnx [--opset N] [--fixed-batch]
+                                  an ONNX model of the folder (input_ids or pixel_values in, logits out)""");
     }
 }

@@ -10,6 +10,7 @@ import java.util.Arrays;
  * java -jar ein4j-examples.jar models run DIR --input X.npy --output Y.npy
  * java -jar ein4j-examples.jar models finetune DIR [--steps N] [--seed N]
  * java -jar ein4j-examples.jar models tokenize DIR --input TEXTS.jsonl --output OUT.jsonl
+ * java -jar ein4j-examples.jar models export-onnx DIR --input X.npy --output M.onnx [--opset N] [--fixed-batch]
  * </pre>
  */
 public final class ModelsCommand {
@@ -21,7 +22,10 @@ public final class ModelsCommand {
                    models finetune DIR [--steps N] [--seed N]
                      a new classifier head on an image model's features, trained with AdamW
                    models tokenize DIR --input TEXTS.jsonl --output OUT.jsonl
-                     ids and decoded text of each JSON string line, with DIR/tokenizer.json""";
+                     ids and decoded text of each JSON string line, with DIR/tokenizer.json
+                   models export-onnx DIR --input X.npy --output M.onnx [--opset N] [--fixed-batch]
+                     an ONNX model (input_ids int64 or pixel_values float32 in, logits out) traced on the input,
+                     its batch axis dynamic unless --fixed-batch""";
 
     private ModelsCommand() {
     }
@@ -50,6 +54,7 @@ public final class ModelsCommand {
             case "run" -> RunCommand.run(rest, out, err);
             case "finetune" -> FinetuneCommand.run(rest, out, err);
             case "tokenize" -> TokenizeCommand.run(rest, err);
+            case "export-onnx" -> ExportOnnxCommand.run(rest, out, err);
             default -> {
                 err.println("models: unknown subcommand '" + args[0] + "'\n" + USAGE);
                 yield 2;

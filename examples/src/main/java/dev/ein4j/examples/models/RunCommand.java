@@ -59,7 +59,14 @@ final class RunCommand {
         }
     }
 
-    private static Tensor logits(PretrainedModel model, Tensor input, Path file) {
+    /**
+     * @param model a loaded model
+     * @param input what the input file holds
+     * @param file the input file, for messages
+     * @return the head's logits
+     * @throws EinopsException if the input is not what the model's family reads
+     */
+    static Tensor logits(PretrainedModel model, Tensor input, Path file) {
         String found = input.dtype().numpyName() + Arrays.toString(input.shape());
         if (model instanceof LanguageModel language) {
             if (input.dtype() != DType.INT32 || input.rank() != 2) {
