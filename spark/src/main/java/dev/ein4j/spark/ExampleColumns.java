@@ -134,11 +134,11 @@ final class ExampleColumns implements Serializable {
             } else {
                 classes[0] = classIndex(present(row, 1, target, index), index, 0);
             }
-            return new Example(index, inputs, classes, null);
+            return new Example(index, inputs, classes, null, null);
         }
         float[] values = arrayTarget ? numbers(row, 1, target, targetShape, index)
                 : new float[] {((Number) present(row, 1, target, index)).floatValue()};
-        return new Example(index, inputs, null, values);
+        return new Example(index, inputs, null, values, null);
     }
 
     /**
@@ -173,6 +173,19 @@ final class ExampleColumns implements Serializable {
             System.arraycopy(batch.get(i).values(), 0, data, i * length, length);
         }
         return Tensor.of(data, shape);
+    }
+
+    /**
+     * @param row a row of {@code select(input, target)}
+     * @param index its index in the data set's order
+     * @return the example, or the stand-in of an unreadable row ({@link Example#unreadable})
+     */
+    Example decodeOrReport(Row row, long index) {
+        try {
+            return decode(row, index);
+        } catch (RowFormatException problem) {
+            return Example.unreadable(problem);
+        }
     }
 
     private float[] numbers(Row row, int field, String column, int[] shape, long index) {

@@ -52,7 +52,7 @@ final class TrainingRun {
         CheckpointStore store = CheckpointStore.create(temporary ? defaultDirectory(context) : settings.checkpointDirectory,
                 context.hadoopConfiguration());
         JavaRDD<Example> examples = selected(dataset, columns.input(), columns.target()).javaRDD().zipWithIndex()
-                .map(row -> columns.decode(row._1(), row._2())).persist(StorageLevel.MEMORY_AND_DISK());
+                .map(row -> columns.decodeOrReport(row._1(), row._2())).persist(StorageLevel.MEMORY_AND_DISK());
         try {
             long count = decodeAll(examples);
             if (count < settings.globalBatch) {
@@ -134,19 +134,22 @@ final class TrainingRun {
                 plan.split().workers(), attempt, store.location(epoch), () -> Replica.entries(store.read(epoch), Replica.MODEL));
     }
 
-    /** Decodes every row now (a bad row fails here, before training) and counts them. */
+    /** Decodes and caches every row now, so that a bad row fails here, before training, and counts them. */
     private static long decodeAll(JavaRDD<Example> examples) {
+        List<Example> unreadable;
+        long count;
         try {
-            return examples.count();
-        } catch (RuntimeException failure) {
-            for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-                if (cause instanceof RowFormatException rowFailure) {
-                    throw new RowFormatException(rowFailure.getMessage(), rowFailure.row(), rowFailure.column());
-                }
-            }
+            unreadable = examples.filter(example -> example.problem() != null).take(1);
+            count = examples.count();
+        } catch (Exception failure) { // SparkException is checked but undeclared by the Scala API
             throw new SparkTrainingException("reading the examples failed: " + EpochFailures.firstLine(failure.getMessage()),
                     0, -1, 0, failure);
         }
+        if (!unreadable.isEmpty()) {
+            RowFormatException problem = unreadable.get(0).problem();
+            throw new RowFormatException(problem.getMessage(), problem.row(), problem.column());
+        }
+        return count;
     }
 
     private void writeInitialCheckpoint(CheckpointStore store) {
