@@ -34,11 +34,12 @@ public interface EpochListener {
         return new EpochListener() {
             @Override
             public void afterEpoch(EpochReport report) {
-                out.println(report);
+                out.println(Objects.requireNonNull(report, "report"));
             }
 
             @Override
             public void retrying(int epoch, int failedAttempt, SparkTrainingException failure) {
+                Objects.requireNonNull(failure, "failure");
                 out.println("epoch " + epoch + ", attempt " + failedAttempt + " failed (" + failure.getMessage()
                         + "); restarting it from the checkpoint of epoch " + (epoch - 1));
             }

@@ -58,14 +58,6 @@ final class EpochPlan implements Serializable {
     }
 
     /**
-     * @param position a position returned by {@link #position}
-     * @return the worker that trains on it
-     */
-    int workerOf(long position) {
-        return split.workerOf((int) (position % split.globalBatch()));
-    }
-
-    /**
      * A uniformly random permutation (Fisher–Yates) from a seed mixed with the epoch. It is used as
      * index → position; the inverse of a uniform permutation is uniform, so it need not be inverted.
      */
