@@ -2,6 +2,8 @@ package dev.ein4j.spark;
 
 import dev.ein4j.tensor.Tensor;
 import java.io.Serializable;
+import java.lang.reflect.Array;
+import java.util.AbstractList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
@@ -12,6 +14,7 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * Where a row keeps its example: an input column (an array of numbers, read as float32 of a declared
@@ -94,11 +97,11 @@ final class ExampleColumns implements Serializable {
             throw new RowFormatException("the data set has no rows to read the shape of column '" + column
                     + "' from; columns: " + columns, -1, column);
         }
-        if (first.isNullAt(field) || first.getList(field).isEmpty()) {
+        if (first.isNullAt(field) || list(first.get(field)).isEmpty()) {
             throw new RowFormatException("row 0: column '" + column + "' is " + (first.isNullAt(field) ? "null" : "empty")
                     + ", so its shape cannot be read from it; declare the shape; columns: " + columns, 0, column);
         }
-        return new int[] {first.getList(field).size()};
+        return new int[] {list(first.get(field)).size()};
     }
 
     /** @return the shape of one row's input */
@@ -127,7 +130,7 @@ final class ExampleColumns implements Serializable {
         if (classTarget) {
             int[] classes = new int[size(targetShape)];
             if (arrayTarget) {
-                List<Object> elements = elements(row, 1, target, targetShape, index);
+                List<?> elements = elements(row, 1, target, targetShape, index);
                 for (int i = 0; i < classes.length; i++) {
                     classes[i] = classIndex(elements.get(i), index, i);
                 }
@@ -189,7 +192,7 @@ final class ExampleColumns implements Serializable {
     }
 
     private float[] numbers(Row row, int field, String column, int[] shape, long index) {
-        List<Object> elements = elements(row, field, column, shape, index);
+        List<?> elements = elements(row, field, column, shape, index);
         float[] numbers = new float[elements.size()];
         for (int i = 0; i < numbers.length; i++) {
             Object element = elements.get(i);
@@ -201,14 +204,40 @@ final class ExampleColumns implements Serializable {
         return numbers;
     }
 
-    private List<Object> elements(Row row, int field, String column, int[] shape, long index) {
-        present(row, field, column, index);
-        List<Object> elements = row.getList(field);
+    private List<?> elements(Row row, int field, String column, int[] shape, long index) {
+        List<?> elements = list(present(row, field, column, index));
         if (elements.size() != size(shape)) {
             throw rowError(index, column, "has " + elements.size() + " numbers, but the shape " + Arrays.toString(shape)
                     + " needs " + size(shape));
         }
         return elements;
+    }
+
+    /**
+     * An array column's value as a list: Spark hands rows over with a Scala sequence there, or with
+     * the Java array that the row was made of (a row encoder passes it through).
+     */
+    private static List<?> list(Object value) {
+        if (value instanceof scala.collection.Seq<?> sequence) {
+            return CollectionConverters.asJava(sequence);
+        }
+        if (value instanceof List<?> list) {
+            return list;
+        }
+        if (value != null && value.getClass().isArray()) {
+            return new AbstractList<Object>() {
+                @Override
+                public Object get(int index) {
+                    return Array.get(value, index);
+                }
+
+                @Override
+                public int size() {
+                    return Array.getLength(value);
+                }
+            };
+        }
+        throw new IllegalArgumentException("an array column holds a " + (value == null ? "null" : value.getClass().getName()));
     }
 
     private Object present(Row row, int field, String column, long index) {

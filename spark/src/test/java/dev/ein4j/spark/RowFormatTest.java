@@ -9,7 +9,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.apache.spark.api.java.function.MapFunction;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataType;
@@ -110,6 +112,18 @@ class RowFormatTest {
         }
         Map<String, dev.ein4j.tensor.Tensor> trained = trainer().fit(rows(doubles, DataTypes.LongType, values));
         assertThat(trained).containsKeys("0.weight", "2.bias");
+    }
+
+    @Test
+    void rowsHoldingJavaArraysAreReadToo() {
+        // a row encoder passes the row's own float[] on, where rows from Spark's storage hold Scala sequences
+        StructType schema = new StructType().add("features", FLOATS, false).add("label", DataTypes.IntegerType, false);
+        Dataset<Row> rows = LocalSpark.session().range(0, 8, 1, 2).map((MapFunction<Long, Row>) i -> {
+            float[] input = new float[64];
+            Arrays.fill(input, i / 8f);
+            return RowFactory.create(input, (int) (i % 10));
+        }, Encoders.row(schema));
+        assertThat(trainer().fit(rows)).containsKeys("0.weight", "2.bias");
     }
 
     private static Float[] nullAt(int position) {
