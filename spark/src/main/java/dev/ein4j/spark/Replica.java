@@ -112,14 +112,14 @@ final class Replica {
      * @return a 64-bit digest of every parameter's and buffer's bits, equal on two replicas exactly
      *     when (but for a collision) they hold the same state
      */
-    String digest() {
-        long hash = 0xcbf29ce484222325L;
+    long digest() {
+        long hash = 0xcbf29ce484222325L; // FNV-1a over the 64-bit patterns
         for (Tensor tensor : model.stateDict().values()) {
             for (double value : tensor.toDoubleArray()) {
                 hash = (hash ^ Double.doubleToRawLongBits(value)) * 0x100000001b3L;
             }
         }
-        return Long.toHexString(hash);
+        return hash;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.ein4j.spark;
 
 import dev.ein4j.error.EinopsException;
+import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -17,8 +18,8 @@ import scala.runtime.AbstractFunction1;
  * worker trains on, sorted by position in the epoch ({@link EpochPlan}), so that each run of
  * {@code share} consecutive examples is its part of the next global batch. The worker joins the
  * ring, restores its replica from the previous epoch's checkpoint, runs every step, and worker 0
- * writes this epoch's checkpoint; a final {@code allGather} of the replicas' digests checks that all
- * hold the same parameters and keeps every worker in the stage until the checkpoint exists.
+ * writes this epoch's checkpoint; a final exchange of the replicas' digests over the ring checks that
+ * all hold the same parameters and keeps every worker in the stage until the checkpoint exists.
  *
  * <p>A failure is reported to the driver ({@link FailureReport}) and rethrown with the epoch, the
  * worker and the step in its message; a kill by Spark (another worker failed) is rethrown as it is.
@@ -86,22 +87,34 @@ final class WorkerEpoch extends AbstractFunction1<scala.collection.Iterator<Tupl
                 lossSum += replica.step(batch, spec.columns(), weight, ring) * share;
             }
             step[0] = 0;
-        }
-        if (rank == 0) {
-            spec.store().write(epoch, replica.checkpoint(), Map.of("format", "ein4j-spark/1", "epoch",
-                    Integer.toString(epoch), "workers", Integer.toString(split.workers()), "global_batch",
-                    Integer.toString(split.globalBatch())));
-        }
-        String digest = replica.digest();
-        String[] digests = rendezvous(context, digest);
-        for (int other = 0; other < digests.length; other++) {
-            if (!digests[other].equals(digest)) {
-                throw new EinopsException("after epoch " + epoch + " worker " + other + " holds other parameters than worker "
-                        + rank + " (digests " + digests[other] + " and " + digest + "): the model or the backend does not "
-                        + "compute the same numbers from the same inputs on every worker");
+            if (rank == 0) {
+                spec.store().write(epoch, replica.checkpoint(), Map.of("format", "ein4j-spark/1", "epoch",
+                        Integer.toString(epoch), "workers", Integer.toString(split.workers()), "global_batch",
+                        Integer.toString(split.globalBatch())));
             }
+            // after worker 0 has written the checkpoint: no worker finishes before it exists
+            checkSameParameters(rank, replica.digest(), ring);
         }
         return new EpochResult(rank, lossSum, (long) steps * share, replica.exchangedNumbers());
+    }
+
+    /**
+     * Every worker's 64-bit digest, passed around the ring as two exact 32-bit halves in its own slots
+     * of a vector summed over the workers (an allGather would cost a second: Spark polls it once a second).
+     */
+    private void checkSameParameters(int rank, long digest, RingAllReduce ring) throws IOException {
+        double[] digests = new double[2 * split.workers()];
+        digests[2 * rank] = digest >>> 32;
+        digests[2 * rank + 1] = digest & 0xFFFFFFFFL;
+        ring.sum(digests, false);
+        for (int other = 0; other < split.workers(); other++) {
+            long theirs = ((long) digests[2 * other] << 32) | (long) digests[2 * other + 1];
+            if (theirs != digest) {
+                throw new EinopsException("after epoch " + epoch + " worker " + other + " holds other parameters than worker "
+                        + rank + " (digests " + Long.toHexString(theirs) + " and " + Long.toHexString(digest) + "): the model "
+                        + "or the backend does not compute the same numbers from the same inputs on every worker");
+            }
+        }
     }
 
     /** The barrier's allGather; its failure (another worker failed first) is a lost peer. */

@@ -1,6 +1,7 @@
 package dev.ein4j.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.ein4j.nn.Functional;
@@ -103,6 +104,29 @@ class SparkTrainerTest {
         }
         assertThat(results.sizes.stream().mapToLong(Long::longValue).max().orElseThrow())
                 .isGreaterThanOrEqualTo(4L * TestModels.perceptron().parameterCount());
+    }
+
+    @Test
+    void replicasThatDriftApartAreDetectedAtTheEndOfTheEpoch() {
+        assertThatThrownBy(() -> SparkTrainer.builder().model(DriftingModel::new).optimizer(sgd())
+                .loss(Functional::crossEntropy).globalBatch(GLOBAL_BATCH).workers(2).onEpoch(report -> { })
+                .fit(DATA.rows()))
+                .isInstanceOf(SparkTrainingException.class)
+                .hasMessageMatching("epoch 1, worker [01] of 2: after epoch 1 worker [01] holds other parameters than worker "
+                        + "[01] \\(digests [0-9a-f]+ and [0-9a-f]+\\): the model or the backend does not compute the same "
+                        + "numbers from the same inputs on every worker");
+    }
+
+    /** The perceptron with an int32 buffer that each replica sets from its own inputs: never averaged, so it drifts. */
+    static final class DriftingModel extends Module {
+        private final Module perceptron = registerModule("perceptron", TestModels.perceptron());
+        private final Tensor seen = registerBuffer("seen", Tensor.of(new int[] {0}, 1));
+
+        @Override
+        public Tensor forward(Tensor x) {
+            seen.assign(Tensor.of(new int[] {(int) (1000 * x.sum().item())}, 1));
+            return perceptron.forward(x);
+        }
     }
 
     /** Records the size of every result task's result as the driver received it. */
