@@ -4,7 +4,6 @@ import dev.ein4j.examples.fashion.FashionCnn;
 import dev.ein4j.examples.fashion.FashionData;
 import dev.ein4j.nn.Functional;
 import dev.ein4j.nn.optim.Adam;
-import dev.ein4j.spark.EpochReport;
 import dev.ein4j.spark.SparkTrainer;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.GradientMode;
@@ -13,6 +12,7 @@ import dev.ein4j.tensor.TensorScope;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.MapFunction;
 import org.apache.spark.broadcast.Broadcast;
@@ -97,7 +97,8 @@ public final class SparkFashionMnist {
                 .globalBatch(options.batch())
                 .epochs(options.epochs())
                 .seed(seed)
-                .onEpoch(report -> accuracies.add(printEpoch(report, evaluated, data)));
+                .onEpoch(report -> accuracies.add(printEpoch(report.epoch(), report.meanLoss(), report.seconds(),
+                        report.workers(), report.stateDict(), evaluated, data)));
         if (options.workers() > 0) {
             trainer.workers(options.workers());
         }
@@ -108,11 +109,24 @@ public final class SparkFashionMnist {
         return accuracies;
     }
 
-    private static double printEpoch(EpochReport report, FashionCnn model, FashionData data) {
-        model.loadStateDict(report.stateDict());
+    /**
+     * Evaluates an epoch's state and prints its line.
+     *
+     * @param epoch the epoch
+     * @param loss its mean training loss
+     * @param seconds its wall time
+     * @param workers the number of workers
+     * @param state the model's state after it
+     * @param model a model to evaluate the state with
+     * @param data the test images
+     * @return the test accuracy
+     */
+    static double printEpoch(int epoch, double loss, double seconds, int workers, Map<String, Tensor> state,
+            FashionCnn model, FashionData data) {
+        model.loadStateDict(state);
         double accuracy = testAccuracy(model, data);
-        System.out.printf(Locale.ROOT, "epoch %d: loss %.4f, test accuracy %.2f%%, %.1f s (%d workers)%n", report.epoch(),
-                report.meanLoss(), 100 * accuracy, report.seconds(), report.workers());
+        System.out.printf(Locale.ROOT, "epoch %d: loss %.4f, test accuracy %.2f%%, %.1f s (%d workers)%n", epoch, loss,
+                100 * accuracy, seconds, workers);
         return accuracy;
     }
 
