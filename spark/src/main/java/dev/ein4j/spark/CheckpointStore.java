@@ -11,7 +11,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
 import java.util.Map;
@@ -205,13 +204,5 @@ final class CheckpointStore implements Serializable {
         } catch (IOException ignored) {
             // a leftover temporary file is harmless
         }
-    }
-
-    /**
-     * @param directory a path or URI
-     * @return it as a URI (a plain path is a local one)
-     */
-    static URI uri(String directory) {
-        return new Path(directory).toUri();
     }
 }

@@ -68,6 +68,7 @@ final class Replica {
      * @return the loss on the share
      * @throws IOException if a peer is lost
      */
+    @SuppressWarnings("try") // a tensor scope is opened for what its close releases
     double step(List<Example> batch, ExampleColumns columns, double weight, RingAllReduce ring) throws IOException {
         try (TensorScope step = Tensor.scope()) {
             optimizer.zeroGrad();

@@ -87,7 +87,7 @@ final class TrainingRun {
             } catch (Exception failure) { // SparkException is checked but undeclared by the Scala API
                 EpochFailures.Diagnosis diagnosis = EpochFailures.diagnose(failure, spec.store(), run, epoch, attempt,
                         split.workers());
-                if (!diagnosis.retryable()) {
+                if (!diagnosis.retryable() || spark.sc().isStopped()) {
                     throw diagnosis.failure();
                 }
                 if (attempt >= settings.maxAttempts) {
@@ -152,6 +152,7 @@ final class TrainingRun {
         return count;
     }
 
+    @SuppressWarnings("try") // a tensor scope is opened for what its close releases
     private void writeInitialCheckpoint(CheckpointStore store) {
         try (TensorScope scope = Tensor.scope()) {
             Module model = settings.model.get();

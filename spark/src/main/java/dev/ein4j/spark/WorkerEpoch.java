@@ -1,6 +1,8 @@
 package dev.ein4j.spark;
 
 import dev.ein4j.error.EinopsException;
+import dev.ein4j.tensor.Tensor;
+import dev.ein4j.tensor.TensorScope;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -65,14 +67,17 @@ final class WorkerEpoch extends AbstractFunction1<scala.collection.Iterator<Tupl
         }
     }
 
+    @SuppressWarnings("try") // a tensor scope is opened for what its close releases
     private EpochResult train(BarrierTaskContext context, int rank, Iterator<Tuple2<Long, Example>> rows, int[] step)
             throws Exception {
-        Replica replica = Replica.restore(spec, spec.store().read(epoch - 1));
-        int share = split.share(rank);
-        double weight = share / (double) split.globalBatch();
-        double lossSum = 0;
-        try (RingAllReduce ring = RingAllReduce.join(rank, split.workers(), host(context, rank),
-                message -> rendezvous(context, message), context::killTaskIfInterrupted, spec.peerTimeout())) {
+        // the replica's parameters, buffers and the checkpoint read are released when the epoch ends
+        try (TensorScope epochTensors = Tensor.scope();
+                RingAllReduce ring = RingAllReduce.join(rank, split.workers(), host(context, rank),
+                        message -> rendezvous(context, message), context::killTaskIfInterrupted, spec.peerTimeout())) {
+            Replica replica = Replica.restore(spec, spec.store().read(epoch - 1));
+            int share = split.share(rank);
+            double weight = share / (double) split.globalBatch();
+            double lossSum = 0;
             List<Example> batch = new ArrayList<>(share);
             for (step[0] = 1; step[0] <= steps; step[0]++) {
                 context.killTaskIfInterrupted();
@@ -94,8 +99,8 @@ final class WorkerEpoch extends AbstractFunction1<scala.collection.Iterator<Tupl
             }
             // after worker 0 has written the checkpoint: no worker finishes before it exists
             checkSameParameters(rank, replica.digest(), ring);
+            return new EpochResult(rank, lossSum, (long) steps * share, replica.exchangedNumbers());
         }
-        return new EpochResult(rank, lossSum, (long) steps * share, replica.exchangedNumbers());
     }
 
     /**

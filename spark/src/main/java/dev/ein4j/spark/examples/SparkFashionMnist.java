@@ -131,6 +131,7 @@ public final class SparkFashionMnist {
     }
 
     /** The fraction of test images classified correctly, in evaluation mode, on the driver. */
+    @SuppressWarnings("try") // a tensor scope is opened for what its close releases
     static double testAccuracy(FashionCnn model, FashionData data) {
         model.eval();
         int correct = 0;
