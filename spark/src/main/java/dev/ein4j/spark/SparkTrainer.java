@@ -35,11 +35,13 @@ import org.apache.spark.sql.Row;
  *
  * <p><b>Communication.</b> Gradients travel by a ring all-reduce over sockets that the workers open
  * to each other after exchanging their addresses through {@code BarrierTaskContext.allGather}
- * ({@link RingAllReduce}); the driver sees addresses and digests, never a gradient. The alternative,
- * {@code allGather} of the gradient bytes themselves, sends every worker's whole gradient through the
- * driver's barrier coordinator as a string and back to every worker: it was measured slower (see the
- * module's README) and puts the driver on the path of every step. Within a step, each worker sends
- * and receives about 2·(W − 1)/W of the gradient, whatever the number of workers.
+ * ({@link RingAllReduce}); the driver sees addresses, never a gradient. The alternative,
+ * {@code allGather} of the gradient bytes themselves, sends every worker's whole gradient as a string
+ * through the driver's barrier coordinator and back to every worker. Measured with two local tasks on
+ * the flagship CNN's 421,940 numbers (1.69 MB of float32), a sum took 1019 ms by {@code allGather} and
+ * 7.2 ms by the ring (medians of 30; {@code allGather} took a second even for 40 kB: the call answers
+ * on a one-second poll), so the ring is used, and the driver stays off the path of every step. Within
+ * a step each worker sends and receives about 2·(W − 1)/W of the gradient, whatever W is.
  *
  * <p><b>Data.</b> A row holds an input column (an array of numbers, read as float32 of the declared
  * shape) and a target column (an integer: int32 class indices; a float, a double or an array of
