@@ -12,6 +12,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
@@ -68,7 +69,9 @@ final class TrainingRun {
             }
             return Replica.entries(store.read(settings.epochs), Replica.MODEL);
         } finally {
-            examples.unpersist(false);
+            if (!context.isStopped()) {
+                examples.unpersist(false);
+            }
             if (temporary) {
                 store.deleteDirectory();
             }
@@ -136,20 +139,23 @@ final class TrainingRun {
 
     /** Decodes and caches every row now, so that a bad row fails here, before training, and counts them. */
     private static long decodeAll(JavaRDD<Example> examples) {
-        List<Example> unreadable;
-        long count;
-        try {
-            unreadable = examples.filter(example -> example.problem() != null).take(1);
-            count = examples.count();
-        } catch (Exception failure) { // SparkException is checked but undeclared by the Scala API
-            throw new SparkTrainingException("reading the examples failed: " + EpochFailures.firstLine(failure.getMessage()),
-                    0, -1, 0, failure);
-        }
+        List<Example> unreadable = sparkCall("reading the examples",
+                () -> examples.filter(example -> example.problem() != null).take(1));
         if (!unreadable.isEmpty()) {
             RowFormatException problem = unreadable.get(0).problem();
             throw new RowFormatException(problem.getMessage(), problem.row(), problem.column());
         }
-        return count;
+        return sparkCall("counting the examples", examples::count);
+    }
+
+    /** Runs a Spark job of the fit's preparation; its failure is a {@link SparkTrainingException} saying what failed. */
+    private static <T> T sparkCall(String what, Supplier<T> job) {
+        try {
+            return job.get();
+        } catch (Exception failure) { // SparkException is checked but undeclared by the Scala API
+            throw new SparkTrainingException(what + " failed: " + EpochFailures.firstLine(failure.getMessage()), 0, -1, 0,
+                    failure);
+        }
     }
 
     @SuppressWarnings("try") // a tensor scope is opened for what its close releases
@@ -170,7 +176,7 @@ final class TrainingRun {
     }
 
     private static Row firstRow(Dataset<Row> dataset) {
-        List<Row> first = dataset.limit(1).collectAsList();
+        List<Row> first = sparkCall("reading the first row", () -> dataset.limit(1).collectAsList());
         return first.isEmpty() ? null : first.get(0);
     }
 

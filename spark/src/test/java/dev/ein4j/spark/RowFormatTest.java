@@ -126,6 +126,21 @@ class RowFormatTest {
         assertThat(trainer().fit(rows)).containsKeys("0.weight", "2.bias");
     }
 
+    @Test
+    void aSourceThatFailsIsATrainingErrorNotASparkException() {
+        StructType schema = new StructType().add("features", FLOATS, false).add("label", DataTypes.IntegerType, false);
+        Dataset<Row> rows = LocalSpark.session().range(0, 8, 1, 2).map((MapFunction<Long, Row>) i -> {
+            if (i == 5) {
+                throw new IllegalStateException("the source broke at row 5");
+            }
+            return RowFactory.create(input(64), 1);
+        }, Encoders.row(schema));
+        assertThatThrownBy(() -> trainer().fit(rows)).isInstanceOf(SparkTrainingException.class)
+                .hasMessageStartingWith("reading the examples failed: ")
+                .hasMessageContaining("IllegalStateException: the source broke at row 5")
+                .satisfies(e -> assertThat(((SparkTrainingException) e).epoch()).isZero());
+    }
+
     private static Float[] nullAt(int position) {
         Float[] input = new Float[64];
         Arrays.fill(input, 0.5f);
