@@ -1,5 +1,6 @@
 package dev.ein4j.spark.examples;
 
+import dev.ein4j.error.EinopsException;
 import dev.ein4j.examples.fashion.FashionCnn;
 import dev.ein4j.examples.fashion.FashionData;
 import dev.ein4j.nn.Functional;
@@ -70,6 +71,10 @@ public final class SparkFashionMnist {
         SparkSession spark = session(options.master());
         try {
             run(spark, options);
+        } catch (EinopsException failed) { // a bad --data directory, a failed epoch: one line, status 2
+            System.err.println(failed.getMessage());
+            spark.stop();
+            System.exit(2);
         } finally {
             spark.stop();
         }
