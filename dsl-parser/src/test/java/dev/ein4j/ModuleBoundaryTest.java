@@ -31,14 +31,16 @@ import org.w3c.dom.Node;
  * repository root (the parent of this module's directory):
  *
  * <ul>
- *   <li>only dsl-parser imports ANTLR, only backends/opencl imports JOCL;</li>
+ *   <li>only dsl-parser imports ANTLR, only backends/opencl imports JOCL, only spark imports Apache Spark;</li>
  *   <li>dependencies between ein4j modules follow grammar → dsl-parser → einops-core → autograd → nn → models → onnx
  *       (a module depends only on modules of lower rank); a backend (backends/*) depends only on
  *       einops-core, dsl-parser and grammar; examples, conformance-tests and benchmarks may depend on
  *       anything; a layer's tests (test scope only) may use a backend, so they run on it too; the javac
  *       plugin's code depends only on dsl-parser and grammar (it checks patterns, it runs no tensors),
- *       its tests on anything (they compile sources that call the whole API); every other pom must be
- *       classified here before it can be added.</li>
+ *       its tests on anything (they compile sources that call the whole API); an integration with another
+ *       system (spark) depends on the layers, the cpu backend and the examples (its example program trains
+ *       their flagship), its tests on anything; every other pom must be classified here before it can be
+ *       added.</li>
  * </ul>
  */
 class ModuleBoundaryTest {
@@ -55,12 +57,16 @@ class ModuleBoundaryTest {
     private static final Set<String> UNRESTRICTED = Set.of("examples", "conformance-tests", "benchmarks");
     /** Build tools (directory or artifactId) and what their code may use; their tests may use anything. */
     private static final Map<String, Set<String>> TOOLS = Map.of("javac-plugin", Set.of("grammar", "dsl-parser"));
+    /** Integrations with other systems (directory or artifactId) and what their code may use; their tests may use anything. */
+    private static final Map<String, Set<String>> INTEGRATIONS = Map.of("spark",
+            Set.of("grammar", "dsl-parser", "einops-core", "autograd", "nn", "models", "cpu-backend", "examples"));
 
     /** Marks a test-scoped dependency in {@link ModulePom#ein4jDependencies()}. */
     static final String TEST_SCOPE = " [test]";
 
     private static final Pattern ANTLR_IMPORT = importOf("org.antlr");
     private static final Pattern JOCL_IMPORT = importOf("org.jocl");
+    private static final Pattern SPARK_IMPORT = importOf("org.apache.spark");
 
     private static Path root;
     private static List<Path> javaFiles;
@@ -93,6 +99,12 @@ class ModuleBoundaryTest {
     void onlyTheOpenclBackendImportsJocl() {
         assertThat(importViolations(JOCL_IMPORT, "backends/opencl"))
                 .as("JOCL belongs to backends/opencl only; these files import it").isEmpty();
+    }
+
+    @Test
+    void onlyTheSparkModuleImportsSpark() {
+        assertThat(importViolations(SPARK_IMPORT, "spark"))
+                .as("Apache Spark belongs to the spark module only; these files import it").isEmpty();
     }
 
     @Test
@@ -132,6 +144,8 @@ class ModuleBoundaryTest {
         assertThat(ANTLR_IMPORT.matcher("  import   org.antlr.*;").find()).isTrue();
         assertThat(JOCL_IMPORT.matcher("import static org.jocl.CL.*;").find()).isTrue();
         assertThat(JOCL_IMPORT.matcher("import org.jocl.cl_mem;").find()).isTrue();
+        assertThat(SPARK_IMPORT.matcher("import org.apache.spark.sql.Dataset;").find()).isTrue();
+        assertThat(SPARK_IMPORT.matcher("import org.apache.sparkle.Foo;").find()).isFalse();
         assertThat(ANTLR_IMPORT.matcher("// uses org.antlr for parsing\nString s = \"org.antlr\";").find()).isFalse();
         assertThat(ANTLR_IMPORT.matcher("import org.antlrx.Foo;").find()).isFalse();
         assertThat(JOCL_IMPORT.matcher("import org.joclx.Foo;").find()).isFalse();
@@ -171,6 +185,12 @@ class ModuleBoundaryTest {
                 .as("the javac plugin's tests compile against anything").isEmpty();
         assertThat(dependencyViolations(List.of(pom("javac-plugin", "javac-plugin", "einops-core"))))
                 .as("its code checks patterns only").singleElement().asString().contains("a tool's code may depend on");
+        assertThat(dependencyViolations(List.of(pom("spark", "ein4j-spark", "nn", "cpu-backend", "examples",
+                "conformance-tests" + TEST_SCOPE)))).as("an integration uses the layers, a backend and the examples").isEmpty();
+        assertThat(dependencyViolations(List.of(pom("spark", "ein4j-spark", "conformance-tests"))))
+                .singleElement().asString().contains("an integration's code may depend on");
+        assertThat(dependencyViolations(List.of(pom("nn", "nn", "ein4j-spark")))).as("layers never use an integration")
+                .hasSize(1);
         assertThat(dependencyViolations(List.of(pom("tools", "tools")))).singleElement().asString()
                 .contains("not classified");
     }
@@ -249,6 +269,9 @@ class ModuleBoundaryTest {
                     case "unrestricted" -> null;
                     case "tool" -> testScope || toolMayUse(module).contains(dependency) ? null
                             : "a tool's code may depend on " + new java.util.TreeSet<>(toolMayUse(module)) + " only";
+                    case "integration" -> testScope || integrationMayUse(module).contains(dependency) ? null
+                            : "an integration's code may depend on " + new java.util.TreeSet<>(integrationMayUse(module))
+                            + " only";
                     case "parent" -> "the parent pom's dependencies are inherited by every module; declare ein4j"
                             + " artifacts only in dependencyManagement";
                     case "backend" -> BACKEND_MAY_USE.contains(dependency) ? null
@@ -289,12 +312,21 @@ class ModuleBoundaryTest {
         if (TOOLS.containsKey(lastDir) || TOOLS.containsKey(module.artifactId())) {
             return "tool";
         }
+        if (INTEGRATIONS.containsKey(lastDir) || INTEGRATIONS.containsKey(module.artifactId())) {
+            return "integration";
+        }
         return "unclassified";
     }
 
     private static Set<String> toolMayUse(ModulePom module) {
         String dir = module.dir();
         return TOOLS.getOrDefault(module.artifactId(), TOOLS.getOrDefault(dir.substring(dir.lastIndexOf('/') + 1), Set.of()));
+    }
+
+    private static Set<String> integrationMayUse(ModulePom module) {
+        String dir = module.dir();
+        return INTEGRATIONS.getOrDefault(module.artifactId(),
+                INTEGRATIONS.getOrDefault(dir.substring(dir.lastIndexOf('/') + 1), Set.of()));
     }
 
     private static ModulePom pom(String dir, String artifactId, String... dependencies) {

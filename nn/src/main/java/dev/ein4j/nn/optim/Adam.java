@@ -72,6 +72,11 @@ public class Adam extends Optimizer {
     }
 
     @Override
+    protected String[] stateNames() {
+        return new String[] {"exp_avg", "exp_avg_sq"};
+    }
+
+    @Override
     protected void update(Tensor parameter, Tensor gradient, Tensor[] state, Updates updates) {
         Tensor g = weightDecay == 0 ? gradient : gradient.add(parameter.mul(weightDecay));
         adamStep(parameter, g, state, updates);

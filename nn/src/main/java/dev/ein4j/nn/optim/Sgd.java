@@ -76,6 +76,11 @@ public class Sgd extends Optimizer {
     }
 
     @Override
+    protected String[] stateNames() {
+        return new String[] {"momentum_buffer"};
+    }
+
+    @Override
     protected void update(Tensor parameter, Tensor gradient, Tensor[] state, Updates updates) {
         if (nesterov && (momentum == 0 || dampening != 0)) {
             throw new EinopsException("Nesterov momentum needs a momentum above 0 and zero dampening");
