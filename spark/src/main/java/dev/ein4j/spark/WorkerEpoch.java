@@ -60,9 +60,9 @@ final class WorkerEpoch extends AbstractFunction1<scala.collection.Iterator<Tupl
         try {
             EpochResult result = train(context, rank, CollectionConverters.asJava(rows), step);
             return CollectionConverters.asScala(List.of(result).iterator());
-        } catch (TaskKilledException killed) {
-            throw killed;
-        } catch (Exception | Error failure) {
+        } catch (TaskKilledException | SparkTrainingException killedOrReported) {
+            throw killedOrReported;
+        } catch (Exception | Error failure) { // joining the ring, or closing it
             throw reported(rank, step[0], failure);
         }
     }
@@ -74,32 +74,40 @@ final class WorkerEpoch extends AbstractFunction1<scala.collection.Iterator<Tupl
         try (TensorScope epochTensors = Tensor.scope();
                 RingAllReduce ring = RingAllReduce.join(rank, split.workers(), host(context, rank),
                         message -> rendezvous(context, message), context::killTaskIfInterrupted, spec.peerTimeout())) {
-            Replica replica = Replica.restore(spec, spec.store().read(epoch - 1));
-            int share = split.share(rank);
-            double weight = share / (double) split.globalBatch();
-            double lossSum = 0;
-            List<Example> batch = new ArrayList<>(share);
-            for (step[0] = 1; step[0] <= steps; step[0]++) {
-                context.killTaskIfInterrupted();
-                batch.clear();
-                for (int i = 0; i < share; i++) {
-                    if (!rows.hasNext()) {
-                        throw new IllegalStateException("worker " + rank + " ran out of examples at step " + step[0]
-                                + " of " + steps + ": the data set changed while the epoch was planned");
+            // the report is written before the ring closes: a peer sees the connection drop only after it,
+            // so the driver never finds the peer's 'lost' report without the cause beside it
+            try {
+                Replica replica = Replica.restore(spec, spec.store().read(epoch - 1));
+                int share = split.share(rank);
+                double weight = share / (double) split.globalBatch();
+                double lossSum = 0;
+                List<Example> batch = new ArrayList<>(share);
+                for (step[0] = 1; step[0] <= steps; step[0]++) {
+                    context.killTaskIfInterrupted();
+                    batch.clear();
+                    for (int i = 0; i < share; i++) {
+                        if (!rows.hasNext()) {
+                            throw new IllegalStateException("worker " + rank + " ran out of examples at step " + step[0]
+                                    + " of " + steps + ": the data set changed while the epoch was planned");
+                        }
+                        batch.add(rows.next()._2());
                     }
-                    batch.add(rows.next()._2());
+                    lossSum += replica.step(batch, spec.columns(), weight, ring) * share;
                 }
-                lossSum += replica.step(batch, spec.columns(), weight, ring) * share;
+                step[0] = 0;
+                if (rank == 0) {
+                    spec.store().write(epoch, replica.checkpoint(), Map.of("format", "ein4j-spark/1", "epoch",
+                            Integer.toString(epoch), "workers", Integer.toString(split.workers()), "global_batch",
+                            Integer.toString(split.globalBatch())));
+                }
+                // after worker 0 has written the checkpoint: no worker finishes before it exists
+                checkSameParameters(rank, replica.digest(), ring);
+                return new EpochResult(rank, lossSum, (long) steps * share, replica.exchangedNumbers());
+            } catch (TaskKilledException killed) {
+                throw killed;
+            } catch (Exception | Error failure) {
+                throw reported(rank, step[0], failure);
             }
-            step[0] = 0;
-            if (rank == 0) {
-                spec.store().write(epoch, replica.checkpoint(), Map.of("format", "ein4j-spark/1", "epoch",
-                        Integer.toString(epoch), "workers", Integer.toString(split.workers()), "global_batch",
-                        Integer.toString(split.globalBatch())));
-            }
-            // after worker 0 has written the checkpoint: no worker finishes before it exists
-            checkSameParameters(rank, replica.digest(), ring);
-            return new EpochResult(rank, lossSum, (long) steps * share, replica.exchangedNumbers());
         }
     }
 
