@@ -4,9 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Where the numbers of a kernel (lengths, strides, offsets, mask bounds, pad values, constants,
- * seeds) go in generated code: baked into the source as literals, or read from a parameter table
- * {@code p}, a {@code __constant long*} argument filled when the kernel is first run.
+ * Where the numbers of a kernel's structure (lengths, strides, offsets, mask bounds, pad values) go
+ * in generated code: baked into the source as literals, or read from a parameter table {@code p},
+ * a {@code __constant long*} argument filled when the kernel is first run. A launch's own numbers
+ * (CONST values, RAND seeds) are not here: they are kernel arguments set at every launch
+ * ({@link LaunchArguments}).
  *
  * <p>Baked code is the fastest (divisions by constant lengths become multiplications) but is a new
  * program for every shape; parameterised code is one program for every kernel of the same
@@ -82,14 +84,6 @@ final class Constants {
             case UCHAR -> "((uchar)" + slot(value != 0.0 ? 1 : 0) + ")";
             case LONG -> slot((long) value);
         };
-    }
-
-    /**
-     * @param bits 64 bits
-     * @return a ulong expression
-     */
-    String bits(long bits) {
-        return baked ? CExpressions.ulongLiteral(bits) : "(ulong)" + slot(bits);
     }
 
     /**

@@ -12,6 +12,15 @@ import dev.ein4j.kernel.Kernel;
  */
 final class ContractLayout {
 
+    /**
+     * What a contraction's main launch writes.
+     *
+     * @param types the buffers' C types
+     * @param temporaries the temporaries written, or none for the kernel's output
+     */
+    record Results(java.util.List<CType> types, int[] temporaries) {
+    }
+
     final Kernel kernel;
     final Instruction contract;
     final ContractSpec spec;

@@ -14,19 +14,19 @@ import org.junit.jupiter.api.Test;
 /** Code generation without a device: which schedule is chosen, and what parameterised code shares. */
 class KernelPlannerTest {
 
-    private static final DeviceLimits GPU = new DeviceLimits(true, true, 1024, 48 * 1024, 132);
+    private static final DeviceLimits GPU = new DeviceLimits(true, true, 1024, 48 * 1024, 132, 4352);
 
-    private static Kernel scaledCopy(int[] shape, View view, double scale) {
+    private static Kernel scaledCopy(int[] shape, View view) {
         return new Kernel(List.of(DType.FLOAT32), List.of(
                 Instruction.load(0, DType.FLOAT32, view),
-                Instruction.generate(Op.CONST, DType.FLOAT32, View.broadcastScalar(shape), scale),
+                Instruction.constant(0, DType.FLOAT32, View.broadcastScalar(shape)),
                 Instruction.apply(Op.MUL, DType.FLOAT32, shape, 0, 1)));
     }
 
     @Test
     void kernelsDifferingOnlyInNumbersShareParameterisedCode() {
-        Kernel small = scaledCopy(new int[] {3, 4}, View.contiguous(new int[] {4, 3}).permute(new int[] {1, 0}), 0.5);
-        Kernel large = scaledCopy(new int[] {300, 7}, View.contiguous(new int[] {300, 9}).shrink(new int[] {0, 1}, new int[] {300, 8}), 2.0);
+        Kernel small = scaledCopy(new int[] {3, 4}, View.contiguous(new int[] {4, 3}).permute(new int[] {1, 0}));
+        Kernel large = scaledCopy(new int[] {300, 7}, View.contiguous(new int[] {300, 9}).shrink(new int[] {0, 1}, new int[] {300, 8}));
         KernelPlan a = KernelPlanner.plan(small, GPU, false);
         KernelPlan b = KernelPlanner.plan(large, GPU, false);
         assertThat(a.steps().get(0).source()).isEqualTo(b.steps().get(0).source());
