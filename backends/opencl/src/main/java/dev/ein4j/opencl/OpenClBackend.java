@@ -256,6 +256,11 @@ public final class OpenClBackend implements Backend, AutoCloseable {
         return pool.reused();
     }
 
+    /** @return the bytes of released buffers kept for reuse */
+    long pooledBytes() {
+        return pool.pooledBytes();
+    }
+
     /** @return the bytes of every {@code cl_mem} this backend holds, handed out or pooled */
     public long heldBytes() {
         return pool.liveBytes();

@@ -1,6 +1,7 @@
 package dev.ein4j.opencl.codegen;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ein4j.ir.DType;
 import dev.ein4j.ir.Op;
@@ -82,6 +83,73 @@ class KernelPlannerTest {
                 Instruction.load(1, dtype, right),
                 Instruction.contract(dtype, new int[] {m, n}, spec, 0, 1)));
         return KernelPlanner.plan(kernel, GPU, true);
+    }
+
+    @Test
+    void launchValuesAreKernelArgumentsInBothForms() {
+        Kernel kernel = scaledCopy(new int[] {3, 4}, View.contiguous(new int[] {3, 4}));
+        for (boolean baked : new boolean[] {true, false}) {
+            KernelPlan plan = KernelPlanner.plan(kernel, GPU, baked);
+            assertThat(plan.arguments()).containsExactly(new LaunchArguments.Argument(0, LaunchArguments.Kind.FLOAT));
+            assertThat(plan.steps().get(0).source()).contains("const float c0)").contains("const float v1 = c0;");
+        }
+        assertThat(new LaunchArguments.Argument(0, LaunchArguments.Kind.FLOAT).bits(dev.ein4j.kernel.Parameters.ofConstants(0.1)))
+                .isEqualTo(Float.floatToRawIntBits(0.1f));
+        assertThat(new LaunchArguments.Argument(0, LaunchArguments.Kind.INT).bits(dev.ein4j.kernel.Parameters.ofConstants(-2.9)))
+                .isEqualTo(-2);
+        assertThat(new LaunchArguments.Argument(0, LaunchArguments.Kind.BOOL).bits(dev.ein4j.kernel.Parameters.ofConstants(Double.NaN)))
+                .isEqualTo(1);
+        DeviceLimits tiny = new DeviceLimits(true, true, 1024, 48 * 1024, 132, 16);
+        assertThatThrownBy(() -> KernelPlanner.plan(kernel, tiny, true)).isInstanceOf(UnsupportedKernelException.class)
+                .hasMessageContaining("bytes of arguments");
+    }
+
+    @Test
+    void severalReductionsKeepOneAccumulatorEachInEverySchedule() {
+        for (int[] shape : new int[][] {{100_000, 8}, {400, 5000}, {8, 100_000}, {1 << 22}}) {
+            int axis = shape.length - 1;
+            int[] reduced = shape.clone();
+            reduced[axis] = 1;
+            Kernel kernel = new Kernel(List.of(DType.FLOAT32), List.of(
+                    Instruction.load(0, DType.FLOAT32, View.contiguous(shape)),
+                    Instruction.apply(Op.MUL, DType.FLOAT32, shape, 0, 0),
+                    Instruction.reduce(Op.SUM, DType.FLOAT32, reduced, new int[] {axis}, 0),
+                    Instruction.reduce(Op.REDUCE_MAX, DType.FLOAT32, reduced, new int[] {axis}, 1),
+                    Instruction.apply(Op.ADD, DType.FLOAT32, reduced, 2, 3)), new int[] {2, 4, 3});
+            KernelPlan plan = KernelPlanner.plan(kernel, GPU, true);
+            KernelPlan.Step last = plan.steps().get(plan.steps().size() - 1);
+            assertThat(last.writesOutputs()).isTrue();
+            assertThat(last.source()).contains("__global float* out2").contains("acc1").contains("out1[o] = v4;");
+            if (plan.steps().size() == 2) {
+                assertThat(plan.temporaries()).as("one array of partials per reduction").hasSize(2);
+                assertThat(plan.steps().get(0).outputTemporaries()).containsExactly(0, 1);
+                assertThat(last.temporaryInputs()).containsExactly(0, 1);
+            }
+            if (last.what().contains("work group")) {
+                assertThat(last.source()).contains("scratch0[").contains("scratch1[");
+            }
+        }
+    }
+
+    @Test
+    void aContractionWithReplicasComputesItsProductOnceThenRunsItsEpilogueOverEveryReplica() {
+        int m = 128;
+        int n = 96;
+        int k = 64;
+        View left = View.contiguous(new int[] {m, k}).reshape(new int[] {1, m, 1, k});
+        View right = View.contiguous(new int[] {n, k}).reshape(new int[] {1, 1, n, k});
+        ContractSpec spec = ContractSpec.of(new int[] {5, m, n, k}, new int[] {1, m, 1, k}, new int[] {1, 1, n, k}, new int[] {3},
+                left, right, DType.FLOAT32);
+        Kernel kernel = new Kernel(List.of(DType.FLOAT32, DType.FLOAT32), List.of(
+                Instruction.load(0, DType.FLOAT32, left),
+                Instruction.load(1, DType.FLOAT32, right),
+                Instruction.contract(DType.FLOAT32, new int[] {5, m, n}, spec, 0, 1)));
+        KernelPlan plan = KernelPlanner.plan(kernel, GPU, true);
+        assertThat(plan.steps()).extracting(KernelPlan.Step::what).containsExactly("contract (tiled gemm)", "elementwise output (replicas)");
+        assertThat(plan.temporaries()).singleElement().isEqualTo(new KernelPlan.Temporary(DType.FLOAT32, 5L * m * n));
+        assertThat(plan.steps().get(0).outputTemporaries()).containsExactly(0);
+        assertThat(plan.steps().get(1).temporaryInputs()).containsExactly(0);
+        assertThat(plan.steps().get(1).source()).contains("product[r0]");
     }
 
     @Test
