@@ -4,6 +4,7 @@ import dev.ein4j.ir.View;
 import dev.ein4j.kernel.ContractSpec;
 import dev.ein4j.kernel.Instruction;
 import dev.ein4j.kernel.Kernel;
+import java.util.List;
 
 /**
  * A contraction as the generated code reads it: which buffer each operand comes from (an input
@@ -18,7 +19,7 @@ final class ContractLayout {
      * @param types the buffers' C types
      * @param temporaries the temporaries written, or none for the kernel's output
      */
-    record Results(java.util.List<CType> types, int[] temporaries) {
+    record Results(List<CType> types, int[] temporaries) {
     }
 
     final Kernel kernel;
