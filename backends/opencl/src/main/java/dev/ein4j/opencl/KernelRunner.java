@@ -165,7 +165,8 @@ final class KernelRunner implements AutoCloseable {
             if (plan == null) {
                 if (entry == null) {
                     put(kernel, KernelEntry.interpreted(interpretedBecause));
-                    System.err.println("ein4j: opencl backend runs a kernel on the interpreter (" + interpretedBecause + "):\n" + kernel);
+                    System.err.println("ein4j: opencl backend runs a kernel on the interpreter (" + interpretedBecause + "):\n"
+                            + firstLines(kernel.toString(), 24));
                 } else if (bake) {
                     entry.keepParameterised();
                 }
@@ -208,6 +209,15 @@ final class KernelRunner implements AutoCloseable {
             eldest.remove();
             evicted.close();
         }
+    }
+
+    /** @return the text's first lines, and how many more there are */
+    private static String firstLines(String text, int lines) {
+        String[] all = text.split("\n", -1);
+        if (all.length <= lines) {
+            return text;
+        }
+        return String.join("\n", java.util.Arrays.asList(all).subList(0, lines)) + "\n  ... " + (all.length - lines) + " more lines";
     }
 
     /** @return the kernels the generator declined, each with the reason; call under the lock */

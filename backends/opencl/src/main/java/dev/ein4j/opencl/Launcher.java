@@ -1,5 +1,6 @@
 package dev.ein4j.opencl;
 
+import dev.ein4j.ir.DType;
 import dev.ein4j.kernel.Parameters;
 import dev.ein4j.opencl.codegen.KernelPlan;
 import dev.ein4j.opencl.codegen.LaunchArguments;
@@ -41,15 +42,23 @@ final class Launcher {
     void launch(KernelEntry entry, List<ProgramBuilder.Built> programs, List<OpenClBuffer> outputs, List<OpenClBuffer> inputs,
                 Parameters parameters) {
         KernelPlan plan = entry.plan();
-        List<LaunchArguments.Argument> arguments = plan.arguments();
-        long[] values = new long[arguments.size()];
-        for (int a = 0; a < values.length; a++) {
-            values[a] = arguments.get(a).bits(parameters);
+        LaunchArguments launch = plan.launch();
+        List<LaunchArguments.Argument> arguments = launch.arguments();
+        long[] values = new long[launch.inBuffer() ? launch.bufferSlots() : arguments.size()];
+        for (int a = 0; a < arguments.size(); a++) {
+            LaunchArguments.Argument argument = arguments.get(a);
+            values[launch.inBuffer() ? argument.slot() : a] = argument.bits(parameters);
         }
         List<OpenClBuffer> temporaries = new ArrayList<>();
+        OpenClBuffer valueBuffer = null;
         try {
             for (KernelPlan.Temporary temporary : plan.temporaries()) {
                 temporaries.add(pool.allocateInternal(temporary.dtype(), temporary.size()));
+            }
+            if (launch.inBuffer()) {
+                // 64-bit slots as pairs of int32: not a tensor type; written before the steps on the in-order queue
+                valueBuffer = pool.allocateInternal(DType.INT32, 2L * Math.max(1, values.length));
+                queue.writeLongs(valueBuffer, values);
             }
             for (int s = 0; s < plan.steps().size(); s++) {
                 KernelPlan.Step step = plan.steps().get(s);
@@ -71,13 +80,20 @@ final class Launcher {
                     setBuffer(kernel, argument++, temporaries.get(temporary).memory());
                 }
                 setBuffer(kernel, argument++, entry.parameters(s).memory());
-                for (int a = 0; a < values.length; a++) {
-                    setValue(kernel, argument++, arguments.get(a).kind().bytes(), values[a]);
+                if (valueBuffer != null) {
+                    setBuffer(kernel, argument, valueBuffer.memory());
+                } else {
+                    for (int a = 0; a < values.length; a++) {
+                        setValue(kernel, argument++, arguments.get(a).kind().bytes(), values[a]);
+                    }
                 }
                 enqueue(kernel, step);
             }
         } finally {
             temporaries.forEach(OpenClBuffer::close);
+            if (valueBuffer != null) {
+                valueBuffer.close();
+            }
         }
     }
 

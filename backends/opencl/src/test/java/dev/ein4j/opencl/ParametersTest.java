@@ -96,14 +96,19 @@ class ParametersTest {
         View right = View.contiguous(new int[] {n, k}).reshape(new int[] {1, n, k});
         ContractSpec spec = ContractSpec.of(new int[] {m, n, k}, new int[] {m, 1, k}, new int[] {1, n, k}, new int[] {2},
                 left, right, DType.FLOAT32);
-        Kernel contract = new Kernel(List.of(DType.FLOAT32, DType.FLOAT32), List.of(
+        List<Instruction> program = new ArrayList<>(List.of(
                 Instruction.load(0, DType.FLOAT32, left),
                 Instruction.constant(0, DType.FLOAT32, View.broadcastScalar(new int[] {m, 1, k})),
                 Instruction.apply(Op.MUL, DType.FLOAT32, new int[] {m, 1, k}, 0, 1),
                 Instruction.load(1, DType.FLOAT32, right),
-                Instruction.contract(DType.FLOAT32, new int[] {m, n}, spec, 2, 3),
-                Instruction.constant(1, DType.FLOAT32, View.broadcastScalar(new int[] {m, n})),
-                Instruction.apply(Op.ADD, DType.FLOAT32, new int[] {m, n}, 4, 5)));
+                Instruction.contract(DType.FLOAT32, new int[] {m, n}, spec, 2, 3)));
+        // an epilogue of twelve more parameters: the tiled GEMM's own variables (c00 .. c33) must not hide them
+        for (int slot = 1; slot <= 12; slot++) {
+            int previous = program.size() - 1;
+            program.add(Instruction.constant(slot, DType.FLOAT32, View.broadcastScalar(new int[] {m, n})));
+            program.add(Instruction.apply(slot % 2 == 0 ? Op.ADD : Op.MAX, DType.FLOAT32, new int[] {m, n}, previous, previous + 1));
+        }
+        Kernel contract = new Kernel(List.of(DType.FLOAT32, DType.FLOAT32), program);
         HostData a = new HostData.Float32(new float[m * k]);
         HostData b = new HostData.Float32(new float[n * k]);
         for (int i = 0; i < a.length(); i++) {
@@ -113,7 +118,43 @@ class ParametersTest {
             b.set(i, (i % 5) * 0.5);
         }
         // small integers times a power of two: every sum is exact in any order
-        runTimes(opencl, "contraction", contract, List.of(a, b), run -> Parameters.ofConstants(Math.scalb(1.0, run - 3), run));
+        runTimes(opencl, "contraction", contract, List.of(a, b), run -> {
+            double[] constants = new double[13];
+            constants[0] = Math.scalb(1.0, run - 3);
+            for (int slot = 1; slot <= 12; slot++) {
+                constants[slot] = (slot * 7 + run) % 11 - 5;
+            }
+            return Parameters.ofConstants(constants);
+        });
+    }
+
+    @Test
+    void moreValuesThanTheDeviceTakesAsArgumentsTravelInABuffer() {
+        OpenClBackend opencl = OpenCl.backend();
+        int[] shape = {500};
+        int slots = 300; // 1,200 bytes of float arguments: more than the 1,024 a device may allow
+        List<Instruction> program = new ArrayList<>();
+        program.add(Instruction.load(0, DType.FLOAT32, View.contiguous(shape)));
+        for (int slot = 0; slot < slots; slot++) {
+            int previous = program.size() - 1;
+            program.add(Instruction.constant(slot, DType.FLOAT32, View.broadcastScalar(shape)));
+            program.add(Instruction.apply(slot % 3 == 0 ? Op.MUL : Op.ADD, DType.FLOAT32, shape, previous, previous + 1));
+        }
+        program.add(Instruction.random(slots, DType.FLOAT32, View.contiguous(shape)));
+        program.add(Instruction.apply(Op.ADD, DType.FLOAT32, shape, program.size() - 2, program.size() - 1));
+        Kernel kernel = new Kernel(List.of(DType.FLOAT32), program);
+        HostData x = new HostData.Float32(new float[500]);
+        for (int i = 0; i < 500; i++) {
+            x.set(i, i * 0.01 - 2);
+        }
+        runTimes(opencl, "three hundred parameters", kernel, List.of(x), run -> {
+            Parameters.Builder builder = Parameters.builder();
+            for (int slot = 0; slot < slots; slot++) {
+                builder.constant(slot % 3 == 0 ? 1.0 + (run - slot % 5) * 0.001 : (slot % 7 - 3) * 0.125 + run);
+            }
+            builder.seed(run * 31L);
+            return builder.build();
+        });
     }
 
     /**

@@ -101,7 +101,7 @@ final class ElementwiseGenerator {
         out.line("// " + kernel.kind().name().toLowerCase(Locale.ROOT) + " kernel, segment " + segment
                 + (replicas == null ? "" : " (replicas of the product)") + ": one work item per element"
                 + constants.describe(" of " + Arrays.toString(shape)));
-        out.open("__kernel void " + name + "(" + Signature.parameters(kernel, outputTypes, reads) + ")");
+        out.open("__kernel void " + name + "(" + Signature.parameters(kernel, outputTypes, reads, constants) + ")");
         out.line("const long total = " + constants.wide(total) + ";");
         out.open("for (long g = get_global_id(0); g < total; g += get_global_size(0))");
         out.line("const int o = (int)g;"); // buffers hold fewer than 2^31 elements

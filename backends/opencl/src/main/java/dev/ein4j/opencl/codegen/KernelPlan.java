@@ -11,20 +11,19 @@ import java.util.List;
  * <p>Every step's kernel takes, in order: the buffers it writes (the kernel's outputs, or the
  * temporaries {@link Step#outputTemporaries()} names), one buffer per input slot of the kernel, the
  * temporaries it reads, its parameter table (a {@code __constant long*} holding
- * {@link Step#parameters()}; empty for baked code), then one scalar per {@link #arguments()} entry,
- * set from the launch's {@link dev.ein4j.kernel.Parameters}.
+ * {@link Step#parameters()}; empty for baked code), then the launch's values from its
+ * {@link dev.ein4j.kernel.Parameters}, as {@link #launch()} says: one scalar per slot, or one buffer.
  *
  * @param steps the launches, in order
  * @param temporaries the buffers to allocate for the run and release after it
- * @param arguments the launch values, the same for every step
+ * @param launch how the launch values arrive, the same for every step
  */
-public record KernelPlan(List<Step> steps, List<Temporary> temporaries, List<LaunchArguments.Argument> arguments) {
+public record KernelPlan(List<Step> steps, List<Temporary> temporaries, LaunchArguments launch) {
 
     /** Copies the lists. */
     public KernelPlan {
         steps = List.copyOf(steps);
         temporaries = List.copyOf(temporaries);
-        arguments = List.copyOf(arguments);
     }
 
     /**

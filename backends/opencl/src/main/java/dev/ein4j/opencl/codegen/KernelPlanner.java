@@ -6,6 +6,7 @@ import dev.ein4j.kernel.Instruction;
 import dev.ein4j.kernel.Kernel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Turns a {@link Kernel} into OpenCL C: the entry point of code generation. Elementwise and reduce
@@ -19,7 +20,7 @@ import java.util.List;
  * <p>Two forms of the same code ({@link Constants}): <b>baked</b>, every length, stride and pad
  * value a literal, one program per kernel and the fastest; <b>parameterised</b>, those numbers read
  * from a small table, one program per kernel structure, shared by every kernel that differs only in
- * them. In both, a launch's CONST values and RAND seeds are kernel arguments ({@link LaunchArguments}),
+ * them. In both, a launch's CONST values and RAND seeds arrive with the launch ({@link LaunchArguments}),
  * so neither form depends on them.
  */
 public final class KernelPlanner {
@@ -28,6 +29,13 @@ public final class KernelPlanner {
     static final long MAX_LENGTH = Integer.MAX_VALUE - 64;
     /** The bytes a buffer argument may take (a 64-bit device pointer). */
     static final int POINTER_BYTES = 8;
+    /**
+     * Kernels longer than this are declined (and run on the interpreter): building a program takes
+     * more than linear time in its length. PoCL on two cores built a chain of 4,000 instructions in
+     * 1.3 s, 8,000 in 4.4 s, 16,000 in 17 s and 32,000 in 144 s; only a fused chain of tens of
+     * thousands of primitives (a stress test) comes near.
+     */
+    static final int MAX_INSTRUCTIONS = 4096;
 
     private KernelPlanner() {
     }
@@ -40,40 +48,41 @@ public final class KernelPlanner {
      * @throws UnsupportedKernelException for a program shape the generator does not handle
      */
     public static KernelPlan plan(Kernel kernel, DeviceLimits limits, boolean baked) {
+        if (kernel.size() > MAX_INSTRUCTIONS) {
+            throw new UnsupportedKernelException("a kernel of " + kernel.size() + " instructions, more than the "
+                    + MAX_INSTRUCTIONS + " a program is built from in reasonable time");
+        }
+        LaunchArguments launch = LaunchArguments.of(kernel, limits);
+        Supplier<Constants> constants = () -> baked ? Constants.baked(launch) : Constants.parameters(launch);
         List<KernelPlan.Temporary> temporaries = new ArrayList<>();
         List<KernelPlan.Step> steps = switch (kernel.kind()) {
-            case ELEMENTWISE -> List.of(ElementwiseGenerator.outputs(kernel, limits, constants(baked)));
-            case REDUCE -> ReduceGenerator.generate(kernel, limits, constants(baked), temporaries);
-            case CONTRACT -> contract(kernel, limits, baked, temporaries);
+            case ELEMENTWISE -> List.of(ElementwiseGenerator.outputs(kernel, limits, constants.get()));
+            case REDUCE -> ReduceGenerator.generate(kernel, limits, constants.get(), temporaries);
+            case CONTRACT -> contract(kernel, limits, constants, temporaries);
         };
-        KernelPlan plan = new KernelPlan(steps, temporaries, LaunchArguments.of(kernel));
+        KernelPlan plan = new KernelPlan(steps, temporaries, launch);
         requireArgumentRoom(kernel, plan, limits);
         return plan;
     }
 
-    private static Constants constants(boolean baked) {
-        return baked ? Constants.baked() : Constants.parameters();
-    }
-
     /** Every argument of a launch must fit the device's CL_DEVICE_MAX_PARAMETER_SIZE. */
     private static void requireArgumentRoom(Kernel kernel, KernelPlan plan, DeviceLimits limits) {
-        long values = 0;
-        for (LaunchArguments.Argument argument : plan.arguments()) {
-            values += argument.kind().bytes();
+        long values = plan.launch().inBuffer() ? POINTER_BYTES : 0;
+        for (LaunchArguments.Argument argument : plan.launch().arguments()) {
+            values += plan.launch().inBuffer() ? 0 : argument.kind().bytes();
         }
         for (KernelPlan.Step step : plan.steps()) {
             int written = step.writesOutputs() ? kernel.outputCount() : step.outputTemporaries().length;
             long buffers = (long) written + kernel.inputCount() + step.temporaryInputs().length + 1;
             long bytes = buffers * POINTER_BYTES + values;
             if (bytes > limits.maxParameterBytes()) {
-                throw new UnsupportedKernelException("the " + buffers + " buffers and " + plan.arguments().size()
-                        + " parameters of a launch take " + bytes + " bytes of arguments, more than the device's "
-                        + limits.maxParameterBytes());
+                throw new UnsupportedKernelException("the " + buffers + " buffers and the launch values of a step take " + bytes
+                        + " bytes of arguments, more than the device's " + limits.maxParameterBytes());
             }
         }
     }
 
-    private static List<KernelPlan.Step> contract(Kernel kernel, DeviceLimits limits, boolean baked,
+    private static List<KernelPlan.Step> contract(Kernel kernel, DeviceLimits limits, Supplier<Constants> constants,
                                                   List<KernelPlan.Temporary> temporaries) {
         ContractLayout layout = new ContractLayout(kernel);
         if (layout.k > MAX_LENGTH) {
@@ -83,12 +92,12 @@ public final class KernelPlanner {
         List<String[]> parameters = new ArrayList<>();
         List<Integer> indices = new ArrayList<>();
         if (layout.leftHasPrologue()) {
-            prologue(kernel, Kernel.Segment.LEFT, layout.contract.source(0), limits, baked, steps, temporaries, parameters, indices,
-                    "lhs");
+            prologue(kernel, Kernel.Segment.LEFT, layout.contract.source(0), limits, constants.get(), steps, temporaries, parameters,
+                    indices, "lhs");
         }
         if (layout.rightHasPrologue()) {
-            prologue(kernel, Kernel.Segment.RIGHT, layout.contract.source(1), limits, baked, steps, temporaries, parameters, indices,
-                    "rhs");
+            prologue(kernel, Kernel.Segment.RIGHT, layout.contract.source(1), limits, constants.get(), steps, temporaries, parameters,
+                    indices, "rhs");
         }
         int[] read = indices.stream().mapToInt(Integer::intValue).toArray();
         ContractSpec spec = layout.spec;
@@ -100,23 +109,23 @@ public final class KernelPlanner {
             results = new ContractLayout.Results(List.of(CType.of(layout.contract.dtype())), new int[] {product});
         }
         if (TiledGemmGenerator.suits(layout, limits)) {
-            steps.add(TiledGemmGenerator.generate(layout, limits, constants(baked), parameters, read, results));
+            steps.add(TiledGemmGenerator.generate(layout, limits, constants.get(), parameters, read, results));
         } else {
-            steps.addAll(GeneralContractGenerator.generate(layout, limits, constants(baked), parameters, read, temporaries, results));
+            steps.addAll(GeneralContractGenerator.generate(layout, limits, constants.get(), parameters, read, temporaries, results));
         }
         if (product >= 0) {
-            steps.add(ElementwiseGenerator.replicas(kernel, spec, limits, constants(baked), product));
+            steps.add(ElementwiseGenerator.replicas(kernel, spec, limits, constants.get(), product));
         }
         return steps;
     }
 
-    private static void prologue(Kernel kernel, Kernel.Segment segment, int root, DeviceLimits limits, boolean baked,
+    private static void prologue(Kernel kernel, Kernel.Segment segment, int root, DeviceLimits limits, Constants constants,
                                  List<KernelPlan.Step> steps, List<KernelPlan.Temporary> temporaries, List<String[]> parameters,
                                  List<Integer> indices, String name) {
         Instruction operand = kernel.instruction(root);
         int index = temporaries.size();
         temporaries.add(new KernelPlan.Temporary(operand.dtype(), Shapes.size(operand.shape())));
-        steps.add(ElementwiseGenerator.prologue(kernel, segment, root, limits, constants(baked), index));
+        steps.add(ElementwiseGenerator.prologue(kernel, segment, root, limits, constants, index));
         parameters.add(new String[] {name, CType.of(operand.dtype()).cName()});
         indices.add(index);
     }

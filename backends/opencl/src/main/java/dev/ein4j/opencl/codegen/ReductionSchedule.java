@@ -154,7 +154,7 @@ final class ReductionSchedule {
         SourceWriter out = new SourceWriter().raw(Preamble.source(limits.fp64()));
         String schedule = pass + (groupSize == 0 ? "one work item" : "one work group of " + groupSize) + " per output";
         out.line(job.header() + ", " + schedule);
-        String header = "__kernel void " + job.name() + "(" + Signature.parameters(job.kernel(), outputTypes, reads) + ")";
+        String header = "__kernel void " + job.name() + "(" + Signature.parameters(job.kernel(), outputTypes, reads, constants) + ")";
         ReductionLoop.write(out, header, outputs, length, job.accumulators(), groupSize, parts, constants);
         long[][] geometry = ReductionLoop.geometry(groupSize, outputs, limits);
         return new KernelPlan.Step(job.name(), out.toString(), geometry[0], geometry[1], outputTemporaries, readIndices,

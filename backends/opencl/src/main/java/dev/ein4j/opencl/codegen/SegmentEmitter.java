@@ -106,7 +106,7 @@ final class SegmentEmitter {
         String position = Indexing.position(view, axes, constants);
         String value = switch (instruction.op()) {
             case INPUT -> "in" + instruction.input() + "[" + position + "]";
-            case CONST -> LaunchArguments.name(instruction.parameter());
+            case CONST -> constants.launch().read(instruction.parameter());
             case IOTA -> CExpressions.convert("(long)" + position, CType.LONG, type);
             case RAND -> random(instruction, position);
             default -> throw new UnsupportedKernelException(instruction.op() + " does not read");
@@ -135,7 +135,7 @@ final class SegmentEmitter {
 
     /** RAND: CounterRandom's bits of (seed, position), the seed's half mixed on the host; the top 24 bits for float32, 53 for float64. */
     private String random(Instruction instruction, String position) {
-        String bits = "ein_random_bits(" + LaunchArguments.name(instruction.parameter()) + ", (long)" + position + ")";
+        String bits = "ein_random_bits(" + constants.launch().read(instruction.parameter()) + ", (long)" + position + ")";
         if (instruction.dtype() == DType.FLOAT64) {
             return "((double)(" + bits + " >> 11) * 0x1.0p-53)";
         }

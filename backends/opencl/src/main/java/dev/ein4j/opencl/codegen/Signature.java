@@ -8,7 +8,7 @@ import java.util.List;
  * The parameter list every generated kernel shares: the buffers it writes {@code out0 .. outK}
  * (the kernel's outputs, or temporaries), then {@code in0 .. inN} (one per input slot, read-only),
  * the temporaries it reads, the parameter table {@code p}, and the launch's values
- * ({@link LaunchArguments}). The outputs and the inputs are not {@code restrict}: an in-place update
+ * ({@link LaunchArguments}: one argument each, or one buffer). The outputs and the inputs are not {@code restrict}: an in-place update
  * passes an output as an input too (read at the element written, see {@code Backend#execute});
  * temporaries and the table never alias.
  */
@@ -33,9 +33,10 @@ final class Signature {
      * @param kernel the kernel
      * @param outputs the types written, one buffer each
      * @param temporaries the names and types of temporaries read
+     * @param constants where the kernel's numbers go, and how its launch values arrive
      * @return the parameter list, without parentheses
      */
-    static String parameters(Kernel kernel, List<CType> outputs, List<String[]> temporaries) {
+    static String parameters(Kernel kernel, List<CType> outputs, List<String[]> temporaries, Constants constants) {
         List<String> parameters = new ArrayList<>();
         for (int k = 0; k < outputs.size(); k++) {
             parameters.add("__global " + outputs.get(k).cName() + "* " + output(k));
@@ -47,9 +48,7 @@ final class Signature {
             parameters.add("__global const " + temporary[1] + "* restrict " + temporary[0]);
         }
         parameters.add("__constant long* restrict " + Constants.TABLE);
-        for (LaunchArguments.Argument argument : LaunchArguments.of(kernel)) {
-            parameters.add(argument.declaration());
-        }
+        parameters.addAll(constants.launch().declarations());
         return String.join(", ", parameters);
     }
 

@@ -57,7 +57,7 @@ final class TiledGemmGenerator {
         out.line("// contraction" + constants.describe(" " + layout.spec) + ": tiled GEMM, " + TILE + "x" + TILE + " tiles, " + PER_ITEM + "x" + PER_ITEM
                 + " outputs per item");
         out.open("__kernel __attribute__((reqd_work_group_size(" + ITEMS + ", " + ITEMS + ", 1))) void ein_gemm("
-                + Signature.parameters(layout.kernel, results.types(), temporaries) + ")");
+                + Signature.parameters(layout.kernel, results.types(), temporaries, constants) + ")");
         out.line("__local " + a + " as[" + DEPTH + "][" + PADDED + "];");
         out.line("__local " + a + " bs[" + DEPTH + "][" + PADDED + "];");
         out.line("const int tx = (int)get_local_id(0);");

@@ -86,22 +86,43 @@ class KernelPlannerTest {
     }
 
     @Test
-    void launchValuesAreKernelArgumentsInBothForms() {
+    void launchValuesAreKernelArgumentsInBothFormsOrOneBufferWhenTheyDoNotFit() {
         Kernel kernel = scaledCopy(new int[] {3, 4}, View.contiguous(new int[] {3, 4}));
         for (boolean baked : new boolean[] {true, false}) {
             KernelPlan plan = KernelPlanner.plan(kernel, GPU, baked);
-            assertThat(plan.arguments()).containsExactly(new LaunchArguments.Argument(0, LaunchArguments.Kind.FLOAT));
-            assertThat(plan.steps().get(0).source()).contains("const float c0)").contains("const float v1 = c0;");
+            assertThat(plan.launch().inBuffer()).isFalse();
+            assertThat(plan.launch().arguments()).containsExactly(new LaunchArguments.Argument(0, LaunchArguments.Kind.FLOAT));
+            assertThat(plan.steps().get(0).source()).contains("const float arg0)").contains("const float v1 = arg0;");
         }
+        DeviceLimits few = new DeviceLimits(true, true, 1024, 48 * 1024, 132, 80);
+        KernelPlan buffered = KernelPlanner.plan(kernel, few, true);
+        assertThat(buffered.launch().inBuffer()).isTrue();
+        assertThat(buffered.steps().get(0).source()).contains("__global const long* restrict values)")
+                .contains("const float v1 = as_float((int)values[0]);");
+        DeviceLimits tiny = new DeviceLimits(true, true, 1024, 48 * 1024, 132, 16);
+        assertThatThrownBy(() -> KernelPlanner.plan(kernel, tiny, true)).isInstanceOf(UnsupportedKernelException.class)
+                .hasMessageContaining("bytes of arguments");
         assertThat(new LaunchArguments.Argument(0, LaunchArguments.Kind.FLOAT).bits(dev.ein4j.kernel.Parameters.ofConstants(0.1)))
                 .isEqualTo(Float.floatToRawIntBits(0.1f));
         assertThat(new LaunchArguments.Argument(0, LaunchArguments.Kind.INT).bits(dev.ein4j.kernel.Parameters.ofConstants(-2.9)))
                 .isEqualTo(-2);
         assertThat(new LaunchArguments.Argument(0, LaunchArguments.Kind.BOOL).bits(dev.ein4j.kernel.Parameters.ofConstants(Double.NaN)))
                 .isEqualTo(1);
-        DeviceLimits tiny = new DeviceLimits(true, true, 1024, 48 * 1024, 132, 16);
-        assertThatThrownBy(() -> KernelPlanner.plan(kernel, tiny, true)).isInstanceOf(UnsupportedKernelException.class)
-                .hasMessageContaining("bytes of arguments");
+    }
+
+    @Test
+    void kernelsTooLongToBuildInReasonableTimeAreDeclined() {
+        int[] shape = {2};
+        java.util.List<Instruction> chain = new java.util.ArrayList<>();
+        chain.add(Instruction.load(0, DType.FLOAT32, View.contiguous(shape)));
+        while (chain.size() <= KernelPlanner.MAX_INSTRUCTIONS) {
+            chain.add(Instruction.apply(Op.EXP, DType.FLOAT32, shape, chain.size() - 1));
+        }
+        Kernel kernel = new Kernel(List.of(DType.FLOAT32), chain);
+        assertThatThrownBy(() -> KernelPlanner.plan(kernel, GPU, true)).isInstanceOf(UnsupportedKernelException.class)
+                .hasMessageContaining("a kernel of " + (KernelPlanner.MAX_INSTRUCTIONS + 1) + " instructions");
+        Kernel fits = new Kernel(List.of(DType.FLOAT32), chain.subList(0, KernelPlanner.MAX_INSTRUCTIONS));
+        assertThat(KernelPlanner.plan(fits, GPU, true).steps()).hasSize(1);
     }
 
     @Test
