@@ -14,6 +14,7 @@ import dev.ein4j.opencl.codegen.DeviceLimits;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jocl.CLException;
@@ -182,7 +183,7 @@ public final class OpenClBackend implements Backend, AutoCloseable {
 
     @Override
     public void execute(Kernel kernel, List<DeviceBuffer> outputs, List<DeviceBuffer> inputs, Parameters parameters) {
-        java.util.Objects.requireNonNull(parameters, "parameters");
+        Objects.requireNonNull(parameters, "parameters");
         List<OpenClBuffer> outs = new ArrayList<>(outputs.size());
         for (DeviceBuffer output : outputs) {
             outs.add(own(output));
