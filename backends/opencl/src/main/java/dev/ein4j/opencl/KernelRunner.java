@@ -8,6 +8,7 @@ import dev.ein4j.opencl.codegen.KernelPlan;
 import dev.ein4j.opencl.codegen.KernelPlanner;
 import dev.ein4j.opencl.codegen.UnsupportedKernelException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -217,7 +218,7 @@ final class KernelRunner implements AutoCloseable {
         if (all.length <= lines) {
             return text;
         }
-        return String.join("\n", java.util.Arrays.asList(all).subList(0, lines)) + "\n  ... " + (all.length - lines) + " more lines";
+        return String.join("\n", Arrays.asList(all).subList(0, lines)) + "\n  ... " + (all.length - lines) + " more lines";
     }
 
     /** @return the kernels the generator declined, each with the reason; call under the lock */

@@ -8,7 +8,8 @@ import java.util.List;
  * local memory (padded to 65 columns against bank conflicts), each loaded along whichever of its
  * axes is contiguous in the operand's buffer so that neighbouring items read neighbouring
  * addresses. Operands are read through their views (group offsets baked in), partial tiles are
- * padded with zeros, and the epilogue runs on each result as it is stored. Batches and row tiles
+ * padded with zeros, and the epilogue runs on each result as it is stored (with replicated axes,
+ * only the product is stored, into a temporary, for a later launch's epilogue). Batches and row tiles
  * are looped grid-stride, so no grid dimension passes the 65 535 groups some drivers allow.
  */
 final class TiledGemmGenerator {
