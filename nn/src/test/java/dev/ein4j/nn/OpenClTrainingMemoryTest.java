@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ein4j.backend.Backends;
 import dev.ein4j.ir.DType;
 import dev.ein4j.nn.optim.Sgd;
-import dev.ein4j.opencl.OpenClBuffer;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
 import org.junit.jupiter.api.Assumptions;
@@ -35,8 +34,7 @@ class OpenClTrainingMemoryTest {
         Generator generator = new Generator(5);
         Sequential model = new Sequential(new Linear(8, 16, true, generator), Activation.relu(),
                 new Linear(16, 3, true, generator));
-        // SGD with momentum: the same kernels every step (Adam's bias correction changes its update kernels
-        // each step, and the backend's cache of recent kernels, with their small parameter tables, fills)
+        // SGD with momentum (OpenClAdamCachesTest runs Adam, whose changing bias corrections are launch parameters)
         Sgd optimizer = new Sgd(model.parameters(), 0.05).momentum(0.9);
         Tensor inputs = Tensor.randn(generator, 32, 8);
         Tensor labels = Tensor.randint(generator, 0, 3, 32);
@@ -52,7 +50,7 @@ class OpenClTrainingMemoryTest {
             if (step % 1000 == 0 || step == WARM_UP || step == STEPS - 1) {
                 lastLoss = loss.item();
                 firstLoss = step == 0 ? lastLoss : firstLoss;
-                long live = liveBuffersAfterCollection(inputs);
+                long live = OpenClLiveBuffers.afterCollection(inputs);
                 settled = step == WARM_UP ? live : settled;
                 most = step > WARM_UP ? Math.max(most, live) : most;
             }
@@ -61,26 +59,5 @@ class OpenClTrainingMemoryTest {
         assertThat(lastLoss).as("the model learned its 32 examples").isLessThan(firstLoss / 4);
         assertThat(most).as("most live cl_mem objects at steps 1,000..10,000, against %d at step %d", settled, WARM_UP)
                 .isLessThanOrEqualTo(settled + SLACK);
-    }
-
-    /**
-     * Tensors free their buffers when collected. The runtime's table of computed results drops the
-     * entries of collected nodes on its next use (a {@code WeakHashMap}), so collect, use it (realize
-     * something small), and collect again; then give the cleaner a moment.
-     */
-    private static long liveBuffersAfterCollection(Tensor any) {
-        long live = Long.MAX_VALUE;
-        for (int attempt = 0; attempt < 5; attempt++) {
-            System.gc();
-            any.sum().item();
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-            live = Math.min(live, OpenClBuffer.liveCount());
-        }
-        return live;
     }
 }

@@ -1,6 +1,7 @@
 package dev.ein4j.opencl;
 
 import dev.ein4j.error.EinopsException;
+import dev.ein4j.error.ResourceException;
 import org.jocl.CL;
 import org.jocl.CLException;
 
@@ -8,7 +9,8 @@ import org.jocl.CLException;
  * Turns OpenCL status codes into the library's exceptions. JOCL reports failures as return codes
  * (or, when some other code has called {@code CL.setExceptionsEnabled(true)}, as {@link CLException});
  * both end up here so that a caller only ever sees an {@link EinopsException} naming the call and
- * the error ({@code CL_OUT_OF_RESOURCES}, ...).
+ * the error ({@code CL_INVALID_KERNEL_ARGS}, ...), a {@link ResourceException} when the device ran
+ * out of memory or resources.
  */
 final class ClErrors {
 
@@ -27,13 +29,24 @@ final class ClErrors {
     }
 
     /**
+     * @param status a status
+     * @return whether it says the device has no room: CL_MEM_OBJECT_ALLOCATION_FAILURE,
+     *     CL_OUT_OF_RESOURCES or CL_OUT_OF_HOST_MEMORY (an allocation may fail at creation or, on
+     *     drivers that allocate lazily, at its first use)
+     */
+    static boolean isOutOfMemory(int status) {
+        return status == CL.CL_MEM_OBJECT_ALLOCATION_FAILURE || status == CL.CL_OUT_OF_RESOURCES
+                || status == CL.CL_OUT_OF_HOST_MEMORY;
+    }
+
+    /**
      * @param status a failed status
      * @param what the call
      * @return the exception to throw
      */
     static EinopsException failure(int status, String what) {
-        return new EinopsException("opencl backend: " + what + " failed with " + CL.stringFor_errorCode(status)
-                + " (" + status + ")");
+        String message = "opencl backend: " + what + " failed with " + CL.stringFor_errorCode(status) + " (" + status + ")";
+        return isOutOfMemory(status) ? new ResourceException(message + ": the device is out of memory") : new EinopsException(message);
     }
 
     /**
@@ -42,7 +55,9 @@ final class ClErrors {
      * @return the library's exception for it
      */
     static EinopsException translate(CLException exception, String what) {
-        return new EinopsException("opencl backend: " + what + " failed with " + CL.stringFor_errorCode(exception.getStatus())
-                + " (" + exception.getStatus() + ")", exception);
+        String message = "opencl backend: " + what + " failed with " + CL.stringFor_errorCode(exception.getStatus())
+                + " (" + exception.getStatus() + ")";
+        return isOutOfMemory(exception.getStatus()) ? new ResourceException(message + ": the device is out of memory", exception)
+                : new EinopsException(message, exception);
     }
 }

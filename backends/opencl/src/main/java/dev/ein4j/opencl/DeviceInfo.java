@@ -11,8 +11,8 @@ import org.jocl.cl_platform_id;
 
 /**
  * What the backend needs to know about one OpenCL device, read once when devices are listed: its
- * names, its kind, whether it has float64, and the limits that shape generated code (largest
- * allocation, work-group size, local memory).
+ * names, its kind, whether it has float64, its memory, and the limits that shape generated code
+ * (largest allocation, work-group size, local memory, bytes of kernel arguments).
  *
  * @param platform the platform handle
  * @param device the device handle
@@ -24,16 +24,18 @@ import org.jocl.cl_platform_id;
  * @param version CL_DEVICE_VERSION
  * @param fp64 whether the device reports cl_khr_fp64
  * @param maxAllocation CL_DEVICE_MAX_MEM_ALLOC_SIZE in bytes
+ * @param globalMemory CL_DEVICE_GLOBAL_MEM_SIZE in bytes
  * @param maxWorkGroupSize CL_DEVICE_MAX_WORK_GROUP_SIZE
  * @param localMemory CL_DEVICE_LOCAL_MEM_SIZE in bytes
  * @param computeUnits CL_DEVICE_MAX_COMPUTE_UNITS
  * @param correctlyRoundedDivideSqrt whether float32 division and sqrt can be made correctly rounded
  * @param fma whether float32 fused multiply-add is done in hardware
+ * @param maxParameterBytes CL_DEVICE_MAX_PARAMETER_SIZE: the bytes of arguments a kernel may take
  */
 record DeviceInfo(cl_platform_id platform, cl_device_id device, int platformIndex, int deviceIndex,
                          String platformName, String deviceName, long type, String version, boolean fp64,
-                         long maxAllocation, long maxWorkGroupSize, long localMemory, int computeUnits,
-                         boolean correctlyRoundedDivideSqrt, boolean fma) {
+                         long maxAllocation, long globalMemory, long maxWorkGroupSize, long localMemory, int computeUnits,
+                         boolean correctlyRoundedDivideSqrt, boolean fma, long maxParameterBytes) {
 
     /**
      * Reads a device's properties.
@@ -51,9 +53,18 @@ record DeviceInfo(cl_platform_id platform, cl_device_id device, int platformInde
                 platformString(platform, CL.CL_PLATFORM_NAME).trim(), deviceString(device, CL.CL_DEVICE_NAME).trim(),
                 deviceLong(device, CL.CL_DEVICE_TYPE), deviceString(device, CL.CL_DEVICE_VERSION).trim(),
                 extensions.contains("cl_khr_fp64"), deviceLong(device, CL.CL_DEVICE_MAX_MEM_ALLOC_SIZE),
+                deviceLong(device, CL.CL_DEVICE_GLOBAL_MEM_SIZE),
                 deviceSize(device, CL.CL_DEVICE_MAX_WORK_GROUP_SIZE), deviceLong(device, CL.CL_DEVICE_LOCAL_MEM_SIZE),
                 (int) deviceInt(device, CL.CL_DEVICE_MAX_COMPUTE_UNITS),
-                (singleConfig & CL.CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0, (singleConfig & CL.CL_FP_FMA) != 0);
+                (singleConfig & CL.CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0, (singleConfig & CL.CL_FP_FMA) != 0,
+                deviceSize(device, CL.CL_DEVICE_MAX_PARAMETER_SIZE));
+    }
+
+    /** @return this device as if it had no float64 (to test how a device without cl_khr_fp64 is served) */
+    DeviceInfo withoutFloat64() {
+        return new DeviceInfo(platform, device, platformIndex, deviceIndex, platformName, deviceName, type, version, false,
+                maxAllocation, globalMemory, maxWorkGroupSize, localMemory, computeUnits, correctlyRoundedDivideSqrt, fma,
+                maxParameterBytes);
     }
 
     /** @return whether this is a GPU or an accelerator (preferred, and given the higher priority) */
@@ -72,10 +83,11 @@ record DeviceInfo(cl_platform_id platform, cl_device_id device, int platformInde
         return (type & CL.CL_DEVICE_TYPE_CPU) != 0 ? "CPU" : "device";
     }
 
-    /** @return one line naming the device: {@code "NVIDIA H200 (GPU, platform 0:0 NVIDIA CUDA, OpenCL 3.0, fp64)"} */
+    /** @return one line naming the device: {@code "NVIDIA H200 (GPU, platform 0:0 NVIDIA CUDA, OpenCL 3.0, fp64, 143166 MiB, 35791 MiB per buffer)"} */
     public String describe() {
         return deviceName + " (" + kind() + ", platform " + platformIndex + ":" + deviceIndex + " " + platformName + ", "
-                + version + (fp64 ? ", fp64" : ", no fp64") + ", " + (maxAllocation >> 20) + " MiB per buffer)";
+                + version + (fp64 ? ", fp64" : ", no fp64") + ", " + (globalMemory >> 20) + " MiB, " + (maxAllocation >> 20)
+                + " MiB per buffer)";
     }
 
     /**

@@ -2,11 +2,13 @@ package dev.ein4j.opencl;
 
 import dev.ein4j.ir.DType;
 import dev.ein4j.kernel.Kernel;
+import dev.ein4j.kernel.Parameters;
 import dev.ein4j.opencl.codegen.DeviceLimits;
 import dev.ein4j.opencl.codegen.KernelPlan;
 import dev.ein4j.opencl.codegen.KernelPlanner;
 import dev.ein4j.opencl.codegen.UnsupportedKernelException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -33,6 +35,7 @@ final class KernelRunner implements AutoCloseable {
     private static final int ATTEMPTS = 8;
 
     private final DeviceQueue queue;
+    private final BufferPool pool;
     private final ProgramBuilder builder;
     private final DeviceLimits limits;
     private final int specializeAfter;
@@ -42,25 +45,28 @@ final class KernelRunner implements AutoCloseable {
 
     /**
      * @param queue the device queue
+     * @param pool where parameter tables and temporaries come from
      * @param builder compiles sources
      * @param limits the device's limits
      * @param specializeAfter the run from which a kernel gets baked code (1: always; 0: never)
      */
-    KernelRunner(DeviceQueue queue, ProgramBuilder builder, DeviceLimits limits, int specializeAfter) {
+    KernelRunner(DeviceQueue queue, BufferPool pool, ProgramBuilder builder, DeviceLimits limits, int specializeAfter) {
         this.queue = queue;
+        this.pool = pool;
         this.builder = builder;
         this.limits = limits;
         this.specializeAfter = specializeAfter;
-        this.launcher = new Launcher(queue);
+        this.launcher = new Launcher(queue, pool);
     }
 
     /**
      * @param kernel the kernel
-     * @param output its output buffer
+     * @param outputs its output buffers
      * @param inputs its input buffers
+     * @param parameters the launch's values
      * @return true if launched, false if the kernel must run on the interpreter
      */
-    boolean launch(Kernel kernel, OpenClBuffer output, List<OpenClBuffer> inputs) {
+    boolean launch(Kernel kernel, List<OpenClBuffer> outputs, List<OpenClBuffer> inputs, Parameters parameters) {
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             boolean bake;
             queue.lock().lock();
@@ -74,7 +80,7 @@ final class KernelRunner implements AutoCloseable {
                 if (entry != null && entry.plan() != null && entry.isBaked() == bake) {
                     List<ProgramBuilder.Built> built = lookUp(entry.plan());
                     if (built != null) {
-                        launcher.launch(entry, built, output, inputs);
+                        launcher.launch(entry, built, outputs, inputs, parameters);
                         entry.ran();
                         return true;
                     }
@@ -160,6 +166,8 @@ final class KernelRunner implements AutoCloseable {
             if (plan == null) {
                 if (entry == null) {
                     put(kernel, KernelEntry.interpreted(interpretedBecause));
+                    System.err.println("ein4j: opencl backend runs a kernel on the interpreter (" + interpretedBecause + "):\n"
+                            + firstLines(kernel.toString(), 24));
                 } else if (bake) {
                     entry.keepParameterised();
                 }
@@ -183,7 +191,7 @@ final class KernelRunner implements AutoCloseable {
             for (KernelPlan.Step step : plan.steps()) {
                 long[] values = step.parameters();
                 // an int32 buffer of two ints per long: parameter tables are not a tensor type
-                OpenClBuffer table = OpenClBuffer.allocate(queue.context(), DType.INT32, 2L * Math.max(1, values.length));
+                OpenClBuffer table = pool.allocateInternal(DType.INT32, 2L * Math.max(1, values.length));
                 tables.add(table);
                 queue.writeLongs(table, values);
             }
@@ -202,6 +210,15 @@ final class KernelRunner implements AutoCloseable {
             eldest.remove();
             evicted.close();
         }
+    }
+
+    /** @return the text's first lines, and how many more there are */
+    private static String firstLines(String text, int lines) {
+        String[] all = text.split("\n", -1);
+        if (all.length <= lines) {
+            return text;
+        }
+        return String.join("\n", Arrays.asList(all).subList(0, lines)) + "\n  ... " + (all.length - lines) + " more lines";
     }
 
     /** @return the kernels the generator declined, each with the reason; call under the lock */

@@ -3,6 +3,7 @@ package dev.ein4j.opencl;
 import dev.ein4j.backend.Backend;
 import dev.ein4j.backend.BackendCapabilities;
 import dev.ein4j.backend.DeviceBuffer;
+import dev.ein4j.backend.DeviceMemoryException;
 import dev.ein4j.error.EinopsException;
 import dev.ein4j.ir.DType;
 import dev.ein4j.kernel.HostData;
@@ -13,6 +14,7 @@ import dev.ein4j.opencl.codegen.DeviceLimits;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jocl.CLException;
@@ -27,9 +29,18 @@ import org.jocl.CLException;
  * strides and constants read from a small table), one program per kernel <em>structure</em>, so
  * kernels differing only in shapes share it; from run number {@value #DEFAULT_SPECIALIZE_AFTER} of
  * a kernel on (the system property {@value #SPECIALIZE_PROPERTY}; 1 bakes from the first run, 0
- * never) it gets a program of its own with every number baked in. A kernel the generator declines runs on the
- * {@link dev.ein4j.kernel.KernelInterpreter} over copies of its buffers ({@link #interpretedRuns()}
- * counts these; none is known to). The backend lives as long as the JVM when made by
+ * never) it gets a program of its own with every number baked in. A launch's CONST values and RAND
+ * seeds ({@link Parameters}) are kernel arguments in both forms, so a training step whose numbers
+ * change every step (Adam's bias corrections) runs the same programs every step. A kernel the
+ * generator declines runs on the {@link dev.ein4j.kernel.KernelInterpreter} over copies of its
+ * buffers ({@link #interpretedRuns()} counts these, and each such kernel is named once on stderr;
+ * none is known to).
+ *
+ * <p>Memory: buffers are recycled by a pool (released {@code cl_mem} kept by size for the next
+ * allocation, up to a quarter of the memory limit), so steady-state training creates nothing on the
+ * device; {@link #trim()} gives the pooled memory back. The limit is CL_DEVICE_GLOBAL_MEM_SIZE, or
+ * less with {@value #MEMORY_PROPERTY}; past it, or when the device has no room, {@link #allocate}
+ * throws the SPI's {@link DeviceMemoryException}. The backend lives as long as the JVM when made by
  * {@link dev.ein4j.backend.Backends}; {@link #close()} releases its device resources when it was
  * made by hand.
  */
@@ -42,38 +53,51 @@ public final class OpenClBackend implements Backend, AutoCloseable {
     public static final String SPECIALIZE_PROPERTY = "ein4j.opencl.specializeAfter";
     /** Its default: a kernel's third run, so that one-off kernels share parameterised programs. */
     public static final int DEFAULT_SPECIALIZE_AFTER = 3;
+    /**
+     * The system property that caps the bytes of buffers the backend holds at once ({@code 512m},
+     * {@code 4g}, or a number of bytes); by default the device's global memory.
+     */
+    public static final String MEMORY_PROPERTY = "ein4j.opencl.memory";
 
     private final DeviceQueue queue;
-    private final BackendCapabilities capabilities;
+    private final BufferPool pool;
     private final ProgramBuilder builder;
     private final KernelRunner runner;
     private final AtomicLong compiledRuns = new AtomicLong();
     private final AtomicLong interpretedRuns = new AtomicLong();
+    private final Set<DType> types;
+    private final long maxBufferElements;
+    private volatile BackendCapabilities capabilities;
 
     /**
      * @param device the device to run on
      */
     OpenClBackend(DeviceInfo device) {
-        this(device, Integer.getInteger(SPECIALIZE_PROPERTY, DEFAULT_SPECIALIZE_AFTER));
+        this(device, Integer.getInteger(SPECIALIZE_PROPERTY, DEFAULT_SPECIALIZE_AFTER),
+                MemorySize.parse(MEMORY_PROPERTY, System.getProperty(MEMORY_PROPERTY), Long.MAX_VALUE));
     }
 
     /**
      * @param device the device to run on
      * @param specializeAfter the run from which a kernel gets baked code (1: from the first; 0: never)
+     * @param memoryCap the most bytes of buffers to hold (Long.MAX_VALUE: the device's global memory)
      */
-    OpenClBackend(DeviceInfo device, int specializeAfter) {
+    OpenClBackend(DeviceInfo device, int specializeAfter, long memoryCap) {
         this.queue = DeviceQueue.open(device);
-        Set<DType> types = EnumSet.of(DType.FLOAT32, DType.INT32, DType.BOOL);
+        this.types = EnumSet.of(DType.FLOAT32, DType.INT32, DType.BOOL);
         if (device.fp64()) {
             types.add(DType.FLOAT64);
         }
         // one limit for every type: the widest element decides, and host arrays must hold the buffer
         long widest = device.fp64() ? 8 : 4;
-        long elements = Math.min(BackendCapabilities.HEAP_ARRAY_LIMIT, device.maxAllocation() / widest);
-        this.capabilities = new BackendCapabilities(types, elements, true, Long.MAX_VALUE);
+        this.maxBufferElements = Math.min(BackendCapabilities.HEAP_ARRAY_LIMIT, device.maxAllocation() / widest);
+        long memory = Math.min(device.globalMemory(), memoryCap);
+        this.capabilities = new BackendCapabilities(types, maxBufferElements, true, memory);
+        this.pool = new BufferPool(queue.context(), memory, memory / 4);
         this.builder = new ProgramBuilder(queue);
-        this.runner = new KernelRunner(queue, builder, new DeviceLimits(device.fp64(), device.fma(), device.maxWorkGroupSize(),
-                device.localMemory(), device.computeUnits()), specializeAfter);
+        this.runner = new KernelRunner(queue, pool, builder, new DeviceLimits(device.fp64(), device.fma(),
+                device.maxWorkGroupSize(), device.localMemory(), device.computeUnits(), device.maxParameterBytes()),
+                specializeAfter);
         System.err.println("ein4j: opencl backend on " + device.describe());
     }
 
@@ -120,10 +144,19 @@ public final class OpenClBackend implements Backend, AutoCloseable {
                     + queue.device().deviceName() + " (at most " + capabilities.maxBufferElements() + ")");
         }
         try {
-            return OpenClBuffer.allocate(queue.context(), dtype, size);
+            return pool.allocate(dtype, size);
         } catch (CLException failure) {
+            if (ClErrors.isOutOfMemory(failure.getStatus())) {
+                throw new DeviceMemoryException("opencl backend: the device has no room for " + size + " " + dtype.numpyName()
+                        + " elements", failure);
+            }
             throw ClErrors.translate(failure, "allocate");
         }
+    }
+
+    @Override
+    public void trim() {
+        pool.trim();
     }
 
     @Override
@@ -150,6 +183,7 @@ public final class OpenClBackend implements Backend, AutoCloseable {
 
     @Override
     public void execute(Kernel kernel, List<DeviceBuffer> outputs, List<DeviceBuffer> inputs, Parameters parameters) {
+        Objects.requireNonNull(parameters, "parameters");
         List<OpenClBuffer> outs = new ArrayList<>(outputs.size());
         for (DeviceBuffer output : outputs) {
             outs.add(own(output));
@@ -161,15 +195,12 @@ public final class OpenClBackend implements Backend, AutoCloseable {
         for (Instruction instruction : kernel.instructions()) {
             requireType(instruction.dtype());
         }
-        checkBuffers(kernel, outs, in);
+        checkBuffers(kernel, outs, in, parameters);
         if (kernel.outputSize() == 0) {
             return;
         }
-        OpenClBuffer out = outs.get(0);
-        boolean generated = !kernel.isIndexed() && kernel.parameterCount() == 0 && kernel.outputCount() == 1 && kernel.reductionCount() <= 1
-                && (kernel.contractSpec() == null || !kernel.contractSpec().hasReplicas());
         try {
-            if (generated && runner.launch(kernel, out, in)) {
+            if (runner.launch(kernel, outs, in, parameters)) {
                 compiledRuns.incrementAndGet();
                 queue.flush();
             } else {
@@ -216,6 +247,37 @@ public final class OpenClBackend implements Backend, AutoCloseable {
         }
     }
 
+    /** @return the {@code cl_mem} objects this backend has created so far (not counting reuses of pooled ones) */
+    public long createdBuffers() {
+        return pool.created();
+    }
+
+    /** @return allocations served by a pooled {@code cl_mem} so far */
+    public long reusedBuffers() {
+        return pool.reused();
+    }
+
+    /** @return the bytes of released buffers kept for reuse */
+    long pooledBytes() {
+        return pool.pooledBytes();
+    }
+
+    /** @return the bytes of every {@code cl_mem} this backend holds, handed out or pooled */
+    public long heldBytes() {
+        return pool.liveBytes();
+    }
+
+    /**
+     * Lowers (or raises) the memory limit, as {@value #MEMORY_PROPERTY} does at start; for tests of
+     * what happens when the device is full.
+     *
+     * @param bytes the most bytes of buffers to hold
+     */
+    void limitMemory(long bytes) {
+        pool.limit(bytes);
+        capabilities = new BackendCapabilities(types, maxBufferElements, true, bytes);
+    }
+
     /** @return asynchronous writes whose host copy is still held (none after a read or synchronize) */
     int pendingWrites() {
         return queue.pendingWrites();
@@ -254,8 +316,8 @@ public final class OpenClBackend implements Backend, AutoCloseable {
     }
 
     /**
-     * Waits for the device, then releases the compiled programs, the queue and the context. Buffers
-     * still held stay valid until released.
+     * Waits for the device, then releases the compiled programs, the pooled buffers, the queue and
+     * the context. Buffers still held stay valid until released.
      */
     @Override
     public void close() {
@@ -265,11 +327,16 @@ public final class OpenClBackend implements Backend, AutoCloseable {
         } finally {
             queue.lock().unlock();
         }
+        pool.close();
         queue.close();
     }
 
     /** The generated code trusts the buffers' types and sizes; a mismatch is caught here, not as a device fault. */
-    private static void checkBuffers(Kernel kernel, List<OpenClBuffer> outs, List<OpenClBuffer> in) {
+    private static void checkBuffers(Kernel kernel, List<OpenClBuffer> outs, List<OpenClBuffer> in, Parameters parameters) {
+        if (parameters.size() < kernel.parameterCount()) {
+            throw new EinopsException("opencl backend: a kernel reading " + kernel.parameterCount() + " parameters was given "
+                    + parameters.size());
+        }
         if (outs.size() != kernel.outputCount()) {
             throw new EinopsException("opencl backend: a kernel of " + kernel.outputCount() + " outputs was given " + outs.size());
         }

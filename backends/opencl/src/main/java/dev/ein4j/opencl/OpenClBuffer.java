@@ -3,52 +3,44 @@ package dev.ein4j.opencl;
 import dev.ein4j.backend.DeviceBuffer;
 import dev.ein4j.ir.DType;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import org.jocl.CL;
-import org.jocl.cl_context;
 import org.jocl.cl_mem;
 
 /**
- * A buffer of the OpenCL backend: one {@code cl_mem} of the buffer's own element type (float32 as
- * {@code float}, int32 as {@code int}, bool as {@code uchar} 0/1, float64 as {@code double}).
- * Closing it releases the {@code cl_mem} exactly once, from any thread; OpenCL itself defers the
- * deletion until the commands already enqueued on it have finished, so a buffer may be closed right
- * after the last kernel that reads it was submitted. A zero-element buffer holds one element, since
- * OpenCL has no empty buffers.
+ * A buffer of the OpenCL backend: elements of one type (float32 as {@code float}, int32 as
+ * {@code int}, bool as {@code uchar} 0/1, float64 as {@code double}) in a {@code cl_mem} borrowed
+ * from the backend's {@link BufferPool}. Closing it gives the memory back exactly once, from any
+ * thread; the pool reuses it for a later buffer of the same byte size (safe on the one in-order
+ * queue) or releases it, and OpenCL defers a release until the commands already enqueued on it have
+ * finished, so a buffer may be closed right after the last kernel that reads it was submitted. A
+ * closed buffer cannot be used again, even while its memory serves another buffer. A zero-element
+ * buffer holds one element, since OpenCL has no empty buffers.
  */
 public final class OpenClBuffer implements DeviceBuffer, AutoCloseable {
 
-    private static final AtomicLong LIVE = new AtomicLong();
-
-    private final cl_mem memory;
+    private final ClMemory memory;
     private final DType dtype;
     private final long size;
+    private final BufferPool home;
     private final AtomicBoolean released = new AtomicBoolean();
 
-    private OpenClBuffer(cl_mem memory, DType dtype, long size) {
+    /**
+     * @param memory the memory, at least {@code max(1, size)} elements of the type
+     * @param dtype the element type
+     * @param size the number of elements
+     * @param home the pool the memory goes back to
+     */
+    OpenClBuffer(ClMemory memory, DType dtype, long size, BufferPool home) {
         this.memory = memory;
         this.dtype = dtype;
         this.size = size;
+        this.home = home;
     }
 
     /**
-     * @param context the context to allocate in
-     * @param dtype the element type
-     * @param size the number of elements, 0 allowed
-     * @return a new buffer, contents undefined
+     * @return the number of {@code cl_mem} objects alive (held by buffers, or pooled for reuse), over all backends
      */
-    static OpenClBuffer allocate(cl_context context, DType dtype, long size) {
-        int[] status = new int[1];
-        long bytes = Math.max(1, size) * dtype.bytes();
-        cl_mem memory = CL.clCreateBuffer(context, CL.CL_MEM_READ_WRITE, bytes, null, status);
-        ClErrors.check(status[0], "clCreateBuffer of " + bytes + " bytes");
-        LIVE.incrementAndGet();
-        return new OpenClBuffer(memory, dtype, size);
-    }
-
-    /** @return the number of {@code cl_mem} objects allocated and not yet released, over all backends */
     public static long liveCount() {
-        return LIVE.get();
+        return ClMemory.liveCount();
     }
 
     @Override
@@ -74,7 +66,7 @@ public final class OpenClBuffer implements DeviceBuffer, AutoCloseable {
         if (released.get()) {
             throw new IllegalStateException("opencl backend: use of a released buffer " + this);
         }
-        return memory;
+        return memory.get();
     }
 
     /** @return whether {@link #close()} has run */
@@ -82,12 +74,11 @@ public final class OpenClBuffer implements DeviceBuffer, AutoCloseable {
         return released.get();
     }
 
-    /** Releases the {@code cl_mem} the first time; later calls do nothing. */
+    /** Gives the memory back to the pool the first time; later calls do nothing. */
     @Override
     public void close() {
         if (released.compareAndSet(false, true)) {
-            LIVE.decrementAndGet();
-            ClErrors.check(CL.clReleaseMemObject(memory), "clReleaseMemObject");
+            home.give(memory);
         }
     }
 

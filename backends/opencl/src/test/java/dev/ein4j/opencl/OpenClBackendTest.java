@@ -12,6 +12,7 @@ import dev.ein4j.ir.View;
 import dev.ein4j.kernel.HostData;
 import dev.ein4j.kernel.Instruction;
 import dev.ein4j.kernel.Kernel;
+import dev.ein4j.kernel.Parameters;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -130,15 +131,26 @@ class OpenClBackendTest {
     }
 
     @Test
-    void releaseIsIdempotentAndAReleasedBufferCannotBeUsed() {
+    void releaseIsIdempotentAndAReleasedBufferCannotBeUsedEvenWhenItsMemoryIsReused() {
         OpenClBackend opencl = OpenCl.backend();
+        opencl.trim();
         long live = OpenClBuffer.liveCount();
-        DeviceBuffer buffer = opencl.allocate(DType.FLOAT32, 4);
+        DeviceBuffer buffer = opencl.allocate(DType.FLOAT32, 4099);
         assertThat(OpenClBuffer.liveCount()).isEqualTo(live + 1);
         opencl.release(buffer);
         opencl.release(buffer);
-        assertThat(OpenClBuffer.liveCount()).isEqualTo(live);
+        assertThat(OpenClBuffer.liveCount()).as("the released cl_mem is pooled, not released").isEqualTo(live + 1);
         assertThatThrownBy(() -> opencl.read(buffer)).isInstanceOf(IllegalStateException.class).hasMessageContaining("released");
+        long reused = opencl.reusedBuffers();
+        DeviceBuffer again = opencl.allocate(DType.INT32, 4099); // the same bytes, another type
+        assertThat(opencl.reusedBuffers()).isEqualTo(reused + 1);
+        assertThat(OpenClBuffer.liveCount()).isEqualTo(live + 1);
+        assertThatThrownBy(() -> opencl.read(buffer)).as("the old handle stays released").isInstanceOf(IllegalStateException.class);
+        opencl.write(again, new HostData.Int32(new int[4099]));
+        assertThat(opencl.read(again).length()).isEqualTo(4099);
+        opencl.release(again);
+        opencl.trim();
+        assertThat(OpenClBuffer.liveCount()).as("trim releases what the pool held").isEqualTo(live);
     }
 
     @Test
@@ -151,7 +163,7 @@ class OpenClBackendTest {
             assertThat(opencl.read(empty).length()).isZero();
             Kernel copy = Kernel.copy(dtype, View.contiguous(new int[] {0, 3}), dtype);
             DeviceBuffer out = opencl.allocate(dtype, 0);
-            opencl.execute(copy, out, List.of(empty));
+            opencl.execute(copy, List.of(out), List.of(empty), Parameters.NONE);
             assertThat(opencl.read(out).length()).isZero();
             opencl.release(out);
             opencl.release(empty);
@@ -162,7 +174,7 @@ class OpenClBackendTest {
                 Instruction.reduce(Op.SUM, DType.FLOAT32, new int[] {3, 1}, new int[] {1}, 0)));
         DeviceBuffer empty = opencl.allocate(DType.FLOAT32, 0);
         DeviceBuffer out = opencl.allocate(DType.FLOAT32, 3);
-        opencl.execute(sum, out, List.of(empty));
+        opencl.execute(sum, List.of(out), List.of(empty), Parameters.NONE);
         assertThat(((HostData.Float32) opencl.read(out)).values()).containsExactly(0f, 0f, 0f);
         opencl.release(out);
         opencl.release(empty);
@@ -189,16 +201,13 @@ class OpenClBackendTest {
     void aDeviceWithoutFloat64RefusesFloat64NamingTheDevice() {
         OpenCl.assumeAvailable();
         DeviceInfo real = DeviceSelector.select().device();
-        DeviceInfo withoutDouble = new DeviceInfo(real.platform(), real.device(), real.platformIndex(), real.deviceIndex(),
-                real.platformName(), real.deviceName(), real.type(), real.version(), false, real.maxAllocation(),
-                real.maxWorkGroupSize(), real.localMemory(), real.computeUnits(), real.correctlyRoundedDivideSqrt(), real.fma());
-        try (OpenClBackend single = new OpenClBackend(withoutDouble)) {
+        try (OpenClBackend single = new OpenClBackend(real.withoutFloat64())) {
             assertThat(single.capabilities().supports(DType.FLOAT64)).isFalse();
             assertThatThrownBy(() -> single.allocate(DType.FLOAT64, 3)).isInstanceOf(EinopsException.class)
                     .hasMessageContaining(real.deviceName()).hasMessageContaining("float64");
             Kernel kernel = Kernel.copy(DType.FLOAT32, View.contiguous(new int[] {2}), DType.FLOAT64);
             DeviceBuffer in = single.allocate(DType.FLOAT32, 2);
-            assertThatThrownBy(() -> single.execute(kernel, in, List.of(in))).isInstanceOf(EinopsException.class)
+            assertThatThrownBy(() -> single.execute(kernel, List.of(in), List.of(in), Parameters.NONE)).isInstanceOf(EinopsException.class)
                     .hasMessageContaining("float64");
             single.release(in);
             // float32 still compiles without the fp64 preamble
@@ -207,7 +216,7 @@ class OpenClBackendTest {
             single.write(source, new HostData.Float32(new float[] {4f, 9f}));
             single.execute(new Kernel(List.of(DType.FLOAT32), List.of(
                     Instruction.load(0, DType.FLOAT32, View.contiguous(new int[] {2})),
-                    Instruction.apply(Op.SQRT, DType.FLOAT32, new int[] {2}, 0))), out, List.of(source));
+                    Instruction.apply(Op.SQRT, DType.FLOAT32, new int[] {2}, 0))), List.of(out), List.of(source), Parameters.NONE);
             assertThat(((HostData.Float32) single.read(out)).values()).containsExactly(2f, 3f);
             single.release(out);
             single.release(source);
@@ -221,12 +230,20 @@ class OpenClBackendTest {
         DeviceBuffer four = opencl.allocate(DType.FLOAT32, 4);
         DeviceBuffer three = opencl.allocate(DType.FLOAT32, 3);
         DeviceBuffer ints = opencl.allocate(DType.INT32, 4);
-        assertThatThrownBy(() -> opencl.execute(copy, three, List.of(four))).isInstanceOf(EinopsException.class)
-                .hasMessageContaining("output");
-        assertThatThrownBy(() -> opencl.execute(copy, four, List.of(ints))).isInstanceOf(EinopsException.class)
-                .hasMessageContaining("input 0");
-        assertThatThrownBy(() -> opencl.execute(copy, four, List.of())).isInstanceOf(EinopsException.class)
-                .hasMessageContaining("inputs");
+        assertThatThrownBy(() -> opencl.execute(copy, List.of(three), List.of(four), Parameters.NONE))
+                .isInstanceOf(EinopsException.class).hasMessageContaining("output");
+        assertThatThrownBy(() -> opencl.execute(copy, List.of(four), List.of(ints), Parameters.NONE))
+                .isInstanceOf(EinopsException.class).hasMessageContaining("input 0");
+        assertThatThrownBy(() -> opencl.execute(copy, List.of(four), List.of(), Parameters.NONE))
+                .isInstanceOf(EinopsException.class).hasMessageContaining("inputs");
+        assertThatThrownBy(() -> opencl.execute(copy, List.of(four, four), List.of(four), Parameters.NONE))
+                .isInstanceOf(EinopsException.class).hasMessageContaining("1 outputs was given 2");
+        Kernel scaled = new Kernel(List.of(DType.FLOAT32), List.of(
+                Instruction.load(0, DType.FLOAT32, View.contiguous(new int[] {4})),
+                Instruction.constant(0, DType.FLOAT32, View.broadcastScalar(new int[] {4})),
+                Instruction.apply(Op.MUL, DType.FLOAT32, new int[] {4}, 0, 1)));
+        assertThatThrownBy(() -> opencl.execute(scaled, List.of(four), List.of(four), Parameters.NONE))
+                .isInstanceOf(EinopsException.class).hasMessageContaining("reading 1 parameters was given 0");
         List.of(four, three, ints).forEach(opencl::release);
     }
 

@@ -10,6 +10,7 @@ import dev.ein4j.ir.View;
 import dev.ein4j.kernel.HostData;
 import dev.ein4j.kernel.Instruction;
 import dev.ein4j.kernel.Kernel;
+import dev.ein4j.kernel.Parameters;
 import dev.ein4j.reference.ReferenceBackend;
 import dev.ein4j.tensor.Tensor;
 import java.util.ArrayList;
@@ -29,26 +30,40 @@ class ResourceTest {
     }
 
     @Test
-    void tenThousandSmallKernelsKeepTheLiveBufferCountFlat() {
+    void tenThousandSmallKernelsCreateNoBuffersAndKeepTheLiveBufferCountFlat() {
         OpenClBackend opencl = OpenCl.backend();
         int[] shape = {16};
         Kernel kernel = new Kernel(List.of(DType.FLOAT32), List.of(
                 Instruction.load(0, DType.FLOAT32, View.contiguous(shape)),
-                Instruction.generate(Op.CONST, DType.FLOAT32, View.broadcastScalar(shape), 1.0),
+                Instruction.constant(0, DType.FLOAT32, View.broadcastScalar(shape)),
                 Instruction.apply(Op.ADD, DType.FLOAT32, shape, 0, 1)));
-        // a contraction with a prologue allocates temporaries on every run
+        // a contraction with a prologue needs a temporary on every run
         Kernel contract = new Kernel(List.of(DType.FLOAT32), contractWithPrologue());
         DeviceBuffer value = opencl.allocate(DType.FLOAT32, 16);
         opencl.write(value, new HostData.Float32(new float[16]));
         long before = 0;
+        long created = 0;
+        int programs = 0;
+        float[] expected = null; // the host's account of the last steps
         for (int step = -100; step < 10_000; step++) {
             if (step == 0) {
                 // by now both kernels run baked code; their programs and parameter tables are cached
                 opencl.synchronize();
                 before = OpenClBuffer.liveCount();
+                created = opencl.createdBuffers();
+                programs = opencl.cachedPrograms();
             }
             DeviceBuffer next = opencl.allocate(DType.FLOAT32, 16);
-            opencl.execute(Math.floorMod(step, 10) == 0 ? contract : kernel, next, List.of(value));
+            double added = 1.0 + Math.floorMod(step, 3); // a value that changes every step: the same programs
+            boolean contracted = Math.floorMod(step, 10) == 0;
+            opencl.execute(contracted ? contract : kernel, List.of(next), List.of(value), Parameters.ofConstants(added));
+            if (step == 9_990) {
+                expected = ((HostData.Float32) opencl.read(next)).values();
+            } else if (expected != null) {
+                for (int i = 0; i < expected.length; i++) {
+                    expected[i] = expected[i] + (float) added;
+                }
+            }
             opencl.release(value);
             value = next;
             if (step >= 0 && step % 100 == 0) {
@@ -57,10 +72,14 @@ class ResourceTest {
                         .isLessThanOrEqualTo(before);
             }
         }
-        opencl.read(value);
+        float[] last = ((HostData.Float32) opencl.read(value)).values();
         opencl.release(value);
-        assertThat(OpenClBuffer.liveCount()).isLessThanOrEqualTo(before - 1);
+        assertThat(opencl.createdBuffers()).as("cl_mem objects created in steady state").isEqualTo(created);
+        assertThat(opencl.cachedPrograms()).as("programs compiled in steady state").isEqualTo(programs);
+        assertThat(last).as("the last nine steps added their changing values").containsExactly(expected);
         assertThat(opencl.interpretedKernels()).isEmpty();
+        opencl.trim();
+        assertThat(OpenClBuffer.liveCount()).isLessThanOrEqualTo(before - 1);
     }
 
     /** out[4,4] = exp(x[4,4]) · x[4,4], the left operand evaluated into a temporary first. */

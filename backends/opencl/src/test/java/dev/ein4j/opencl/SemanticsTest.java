@@ -9,6 +9,7 @@ import dev.ein4j.kernel.CounterRandom;
 import dev.ein4j.kernel.HostData;
 import dev.ein4j.kernel.Instruction;
 import dev.ein4j.kernel.Kernel;
+import dev.ein4j.kernel.Parameters;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -32,8 +33,8 @@ class SemanticsTest {
             }
             for (long seed : new long[] {0, 42, -7, Long.MIN_VALUE, 0x9E3779B97F4A7C15L}) {
                 int n = 1000;
-                Kernel kernel = new Kernel(List.of(), List.of(Instruction.generate(Op.RAND, dtype, View.contiguous(new int[] {n}), seed)));
-                HostData[] results = KernelAgreement.run(opencl, kernel, List.of());
+                Kernel kernel = new Kernel(List.of(), List.of(Instruction.random(0, dtype, View.contiguous(new int[] {n}))));
+                HostData[] results = KernelAgreement.run(opencl, kernel, List.of(), Parameters.ofBits(seed));
                 for (int i = 0; i < n; i++) {
                     double expected = dtype == DType.FLOAT32 ? CounterRandom.uniformFloat(seed, i) : CounterRandom.uniformDouble(seed, i);
                     assertThat(results[1].get(i)).as("seed %d element %d", seed, i).isEqualTo(expected);
@@ -43,8 +44,8 @@ class SemanticsTest {
             View view = View.contiguous(new int[] {5, 7}).flip(new boolean[] {true, false}).expand(new int[] {5, 7});
             View far = View.contiguous(new int[] {1, 6}).pad(new int[] {0, 3}, new int[] {0, 0}, 0.25).expand(new int[] {4, 9});
             for (View v : List.of(view, far, View.broadcastScalar(new int[] {3, 3}))) {
-                Kernel kernel = new Kernel(List.of(), List.of(Instruction.generate(Op.RAND, dtype, v, 12345L)));
-                KernelAgreement.assertIdentical("rand via " + v, opencl, kernel, List.of());
+                Kernel kernel = new Kernel(List.of(), List.of(Instruction.random(0, dtype, v)));
+                KernelAgreement.assertIdentical("rand via " + v, opencl, kernel, List.of(), Parameters.ofBits(12345L));
             }
         }
     }
@@ -159,14 +160,14 @@ class SemanticsTest {
                 Instruction.load(0, DType.INT32, padded),
                 Instruction.load(0, DType.INT32, flipped),
                 Instruction.apply(Op.ADD, DType.INT32, shape, 0, 1),
-                Instruction.generate(Op.IOTA, DType.INT32, View.contiguous(shape).flip(new boolean[] {true, false}), null),
+                Instruction.iota(DType.INT32, View.contiguous(shape).flip(new boolean[] {true, false})),
                 Instruction.apply(Op.MUL, DType.INT32, shape, 2, 3));
         KernelAgreement.assertIdentical("masked and flipped int32", opencl, new Kernel(List.of(DType.INT32), program), List.of(x));
         List<Instruction> floats = List.of(
-                Instruction.generate(Op.CONST, DType.FLOAT32, padded, 0.1),
-                Instruction.generate(Op.IOTA, DType.FLOAT32, padded, null),
+                Instruction.constant(0, DType.FLOAT32, padded),
+                Instruction.iota(DType.FLOAT32, padded),
                 Instruction.apply(Op.ADD, DType.FLOAT32, shape, 0, 1));
-        KernelAgreement.assertIdentical("padded generators", opencl, new Kernel(List.of(), floats), List.of());
+        KernelAgreement.assertIdentical("padded generators", opencl, new Kernel(List.of(), floats), List.of(), Parameters.ofConstants(0.1));
     }
 
     @Test

@@ -53,10 +53,6 @@ final class CExpressions {
         return value == Long.MIN_VALUE ? "(-9223372036854775807L-1L)" : value < 0 ? "(" + value + "L)" : value + "L";
     }
 
-    static String ulongLiteral(long bits) {
-        return String.format("0x%016XUL", bits);
-    }
-
     /**
      * @param expression a value of type {@code from}
      * @param from its type

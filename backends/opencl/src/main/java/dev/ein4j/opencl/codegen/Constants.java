@@ -4,9 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Where the numbers of a kernel (lengths, strides, offsets, mask bounds, pad values, constants,
- * seeds) go in generated code: baked into the source as literals, or read from a parameter table
- * {@code p}, a {@code __constant long*} argument filled when the kernel is first run.
+ * Where the numbers of a kernel's structure (lengths, strides, offsets, mask bounds, pad values) go
+ * in generated code: baked into the source as literals, or read from a parameter table {@code p},
+ * a {@code __constant long*} argument filled when the kernel is first run. A launch's own numbers
+ * (CONST values, RAND seeds) are not here: they arrive with every launch, as {@link #launch()} says.
  *
  * <p>Baked code is the fastest (divisions by constant lengths become multiplications) but is a new
  * program for every shape; parameterised code is one program for every kernel of the same
@@ -20,20 +21,33 @@ final class Constants {
     static final String TABLE = "p";
 
     private final boolean baked;
+    private final LaunchArguments launch;
     private final List<Long> values = new ArrayList<>();
 
-    private Constants(boolean baked) {
+    private Constants(boolean baked, LaunchArguments launch) {
         this.baked = baked;
+        this.launch = launch;
     }
 
-    /** @return numbers written into the source */
-    static Constants baked() {
-        return new Constants(true);
+    /**
+     * @param launch how the kernel's launch values arrive
+     * @return numbers written into the source
+     */
+    static Constants baked(LaunchArguments launch) {
+        return new Constants(true, launch);
     }
 
-    /** @return numbers read from the parameter table */
-    static Constants parameters() {
-        return new Constants(false);
+    /**
+     * @param launch how the kernel's launch values arrive
+     * @return numbers read from the parameter table
+     */
+    static Constants parameters(LaunchArguments launch) {
+        return new Constants(false, launch);
+    }
+
+    /** @return how the kernel's CONST values and RAND seeds arrive */
+    LaunchArguments launch() {
+        return launch;
     }
 
     /** @return whether numbers are literals (so code may also specialise on them, skipping length-1 axes, say) */
@@ -82,14 +96,6 @@ final class Constants {
             case UCHAR -> "((uchar)" + slot(value != 0.0 ? 1 : 0) + ")";
             case LONG -> slot((long) value);
         };
-    }
-
-    /**
-     * @param bits 64 bits
-     * @return a ulong expression
-     */
-    String bits(long bits) {
-        return baked ? CExpressions.ulongLiteral(bits) : "(ulong)" + slot(bits);
     }
 
     /**

@@ -6,6 +6,8 @@ import dev.ein4j.kernel.Kernel;
  * Stores one result of a contraction: the accumulated sum rounded to the contraction's type, then
  * the kernel's epilogue (bias, activation, scale) evaluated at the same flat index of the output,
  * then the store. Written as a block so that it can be repeated for each output a work item owns.
+ * A contraction with replicated axes stores only the rounded product, into a temporary: its
+ * epilogue runs afterwards over every replica ({@link ElementwiseGenerator#replicas}).
  */
 final class ContractEpilogue {
 
@@ -15,6 +17,7 @@ final class ContractEpilogue {
     private final int[] members;
     private final int[] outputShape;
     private final Constants constants;
+    private final boolean productOnly;
 
     /**
      * @param kernel the CONTRACT kernel
@@ -29,7 +32,13 @@ final class ContractEpilogue {
         this.emitter = new SegmentEmitter(kernel, fp64, constants);
         this.members = kernel.indicesOf(Kernel.Segment.OUTPUT);
         this.outputShape = kernel.outputShape();
+        this.productOnly = kernel.contractSpec().hasReplicas();
         emitter.requireShape(members, outputShape);
+    }
+
+    /** @return whether only the product is stored (into a temporary), the epilogue running in a later launch */
+    boolean productOnly() {
+        return productOnly;
     }
 
     /**
@@ -42,13 +51,13 @@ final class ContractEpilogue {
         out.line("const int f = " + flat + ";");
         out.line("const " + SegmentEmitter.typeOf(kernel.instruction(kernel.reductionIndex())).cName() + " red = "
                 + accumulator.finish(accumulated) + ";");
-        if (kernel.hasEpilogue() || members.length > 1) {
+        if (!productOnly && (kernel.hasEpilogue() || members.length > 1)) {
             String[] axes = Indexing.unflatten(out, "f", false, outputShape, ElementwiseGenerator.axisNames("e", outputShape.length), "te",
                     constants);
-            emitter.emit(out, members, axes, "red");
-            out.line("out[f] = " + SegmentEmitter.variable(kernel.size() - 1) + ";");
+            emitter.emit(out, members, axes, index -> "red");
+            SegmentEmitter.store(out, "f", kernel.outputIndices());
         } else {
-            out.line("out[f] = red;");
+            out.line(Signature.output(0) + "[f] = red;");
         }
         out.close();
     }

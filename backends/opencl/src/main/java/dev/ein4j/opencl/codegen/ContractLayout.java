@@ -4,6 +4,7 @@ import dev.ein4j.ir.View;
 import dev.ein4j.kernel.ContractSpec;
 import dev.ein4j.kernel.Instruction;
 import dev.ein4j.kernel.Kernel;
+import java.util.List;
 
 /**
  * A contraction as the generated code reads it: which buffer each operand comes from (an input
@@ -11,6 +12,15 @@ import dev.ein4j.kernel.Kernel;
  * layouts, and the index arithmetic of each merged group ({@code Σ digit·stride}, lengths baked in).
  */
 final class ContractLayout {
+
+    /**
+     * What a contraction's main launch writes.
+     *
+     * @param types the buffers' C types
+     * @param temporaries the temporaries written, or none for the kernel's output
+     */
+    record Results(List<CType> types, int[] temporaries) {
+    }
 
     final Kernel kernel;
     final Instruction contract;

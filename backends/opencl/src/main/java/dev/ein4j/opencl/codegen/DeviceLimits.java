@@ -8,15 +8,17 @@ package dev.ein4j.opencl.codegen;
  * @param maxWorkGroupSize the largest work group a generated kernel may ask for
  * @param localMemory bytes of local memory per work group
  * @param computeUnits compute units, to size grids
+ * @param maxParameterBytes CL_DEVICE_MAX_PARAMETER_SIZE: the bytes of arguments a kernel may take
  */
-public record DeviceLimits(boolean fp64, boolean fma, long maxWorkGroupSize, long localMemory, int computeUnits) {
+public record DeviceLimits(boolean fp64, boolean fma, long maxWorkGroupSize, long localMemory, int computeUnits,
+                           long maxParameterBytes) {
 
     /**
      * @param size a smaller work-group limit (what a compiled kernel reports it can run)
      * @return these limits with that work-group size
      */
     public DeviceLimits withMaxWorkGroupSize(long size) {
-        return new DeviceLimits(fp64, fma, size, localMemory, computeUnits);
+        return new DeviceLimits(fp64, fma, size, localMemory, computeUnits, maxParameterBytes);
     }
 
     /** @return the largest power of two, at most 256, that a work group may have */

@@ -20,10 +20,12 @@ final class GeneralContractGenerator {
      * @param temporaries the temporaries the kernel reads (name, C type)
      * @param temporaryIndices their indices in the plan
      * @param planTemporaries the plan's temporaries (a split adds one)
+     * @param results what the last launch writes (the kernel's output, or the product's temporary)
      * @return the launches
      */
     static List<KernelPlan.Step> generate(ContractLayout layout, DeviceLimits limits, Constants constants, List<String[]> temporaries,
-                                          int[] temporaryIndices, List<KernelPlan.Temporary> planTemporaries) {
+                                          int[] temporaryIndices, List<KernelPlan.Temporary> planTemporaries,
+                                          ContractLayout.Results results) {
         Accumulator accumulator = Accumulator.forContraction(layout.contract.dtype(), layout.leftType, layout.rightType, limits.fp64());
         ContractEpilogue epilogue = new ContractEpilogue(layout.kernel, accumulator, limits.fp64(), constants);
         long outputs = layout.batches * layout.m * layout.n;
@@ -45,20 +47,21 @@ final class GeneralContractGenerator {
             }
 
             @Override
-            public String element(SourceWriter out, String r) {
+            public String[] elements(SourceWriter out, String r) {
                 String a = accumulator.lift(layout.leftBuffer + "[abase + " + layout.leftK(r, constants) + "]", layout.leftType);
                 String b = accumulator.lift(layout.rightBuffer + "[bbase + " + layout.rightK(r, constants) + "]", layout.rightType);
-                return "(" + a + " * " + b + ")";
+                return new String[] {"(" + a + " * " + b + ")"};
             }
 
             @Override
-            public void finish(SourceWriter out, String o, String accumulated) {
-                epilogue.store(out, "obase", accumulated);
+            public void finish(SourceWriter out, String o, String[] accumulated) {
+                epilogue.store(out, "obase", accumulated[0]);
             }
         };
         String header = "// contraction" + constants.describe(" " + layout.spec + ": " + outputs + " outputs of " + length + " products");
         // neighbouring outputs are neighbouring n; one item each reads neighbouring addresses when N is contiguous
-        return ReductionSchedule.steps(new ReductionSchedule.Job(layout.kernel, "ein_contract", header, outputs, length, accumulator,
-                layout.rightUnitN(), parts, temporaries, temporaryIndices), limits, constants, planTemporaries);
+        return ReductionSchedule.steps(new ReductionSchedule.Job(layout.kernel, "ein_contract", header, outputs, length,
+                List.of(accumulator), layout.rightUnitN(), parts, temporaries, temporaryIndices, results.types(), results.temporaries()),
+                limits, constants, planTemporaries);
     }
 }

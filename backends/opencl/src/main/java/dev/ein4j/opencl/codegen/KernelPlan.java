@@ -4,17 +4,21 @@ import dev.ein4j.ir.DType;
 import java.util.List;
 
 /**
- * How to run one {@link dev.ein4j.kernel.Kernel}: OpenCL programs to launch in order, and the
- * temporary buffers they pass between them (a contraction's operand prologues).
+ * How to run one {@link dev.ein4j.kernel.Kernel}: OpenCL programs to launch in order, the
+ * temporary buffers they pass between them (a contraction's operand prologues and product, a split
+ * reduction's partial accumulators), and the launch values every step takes.
  *
- * <p>Every step's kernel takes, in order: its output buffer (the kernel's output, or a temporary),
- * one buffer per input slot of the kernel, the temporaries it reads, then its parameter table (a
- * {@code __constant long*} holding {@link Step#parameters()}; empty for baked code).
+ * <p>Every step's kernel takes, in order: the buffers it writes (the kernel's outputs, or the
+ * temporaries {@link Step#outputTemporaries()} names), one buffer per input slot of the kernel, the
+ * temporaries it reads, its parameter table (a {@code __constant long*} holding
+ * {@link Step#parameters()}; empty for baked code), then the launch's values from its
+ * {@link dev.ein4j.kernel.Parameters}, as {@link #launch()} says: one scalar per slot, or one buffer.
  *
  * @param steps the launches, in order
  * @param temporaries the buffers to allocate for the run and release after it
+ * @param launch how the launch values arrive, the same for every step
  */
-public record KernelPlan(List<Step> steps, List<Temporary> temporaries) {
+public record KernelPlan(List<Step> steps, List<Temporary> temporaries, LaunchArguments launch) {
 
     /** Copies the lists. */
     public KernelPlan {
@@ -38,12 +42,12 @@ public record KernelPlan(List<Step> steps, List<Temporary> temporaries) {
      * @param source the complete OpenCL C program
      * @param globalSize the global work size per dimension (a multiple of the local size)
      * @param localSize the work-group size per dimension
-     * @param outputTemporary the temporary written, or −1 for the kernel's output buffer
+     * @param outputTemporaries the temporaries written, in order; empty when the step writes the kernel's outputs
      * @param temporaryInputs the temporaries read, passed after the input slots
-     * @param parameters the parameter table's contents (lengths, strides, values the source reads from it)
+     * @param parameters the parameter table's contents (lengths, strides, pad values the source reads from it)
      * @param what a short description ("elementwise", "reduce (group)", "tiled gemm", ...)
      */
-    public record Step(String name, String source, long[] globalSize, long[] localSize, int outputTemporary,
+    public record Step(String name, String source, long[] globalSize, long[] localSize, int[] outputTemporaries,
                        int[] temporaryInputs, long[] parameters, String what) {
 
         /** @return the number of work items of one work group */
@@ -53,6 +57,11 @@ public record KernelPlan(List<Step> steps, List<Temporary> temporaries) {
                 size *= length;
             }
             return size;
+        }
+
+        /** @return whether the step writes the kernel's output buffers (rather than temporaries) */
+        public boolean writesOutputs() {
+            return outputTemporaries.length == 0;
         }
     }
 }

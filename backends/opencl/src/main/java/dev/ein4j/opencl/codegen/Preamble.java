@@ -53,7 +53,7 @@ final class Preamble {
 
     /**
      * @param seed RAND's seed
-     * @return the seed's half of {@link dev.ein4j.kernel.CounterRandom#bits}, computed once here
+     * @return the seed's half of {@link dev.ein4j.kernel.CounterRandom#bits}, computed once per launch on the host
      */
     static long mixedSeed(long seed) {
         return mix(seed + 0x9E3779B97F4A7C15L);

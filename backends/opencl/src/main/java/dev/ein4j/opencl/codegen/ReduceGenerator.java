@@ -2,14 +2,17 @@ package dev.ein4j.opencl.codegen;
 
 import dev.ein4j.kernel.Instruction;
 import dev.ein4j.kernel.Kernel;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * A REDUCE kernel as one launch (two when split): for each output (a position of the kept axes) the prologue is
- * evaluated at every position of the reduced axes and accumulated; the result is rounded to the
- * reduction's type and the epilogue runs on it before the store. The schedule (one work item or
- * one work group per output, or a split in two passes) is {@link ReductionSchedule}'s.
+ * A REDUCE kernel as one launch (two when split): for each output (a position of the kept axes) the
+ * prologue is evaluated once at every position of the reduced axes and each reduction's source
+ * accumulated into its own accumulator (a batch norm's sum and sum of squares in one pass); the
+ * results are rounded to each reduction's type and the epilogue runs on them before the outputs
+ * are stored. The schedule (one work item or one work group per output, or a split in two passes)
+ * is {@link ReductionSchedule}'s.
  */
 final class ReduceGenerator {
 
@@ -20,16 +23,15 @@ final class ReduceGenerator {
      * @param kernel a REDUCE kernel
      * @param limits the device's limits
      * @param constants baked or parameterised numbers
-     * @param temporaries the plan's temporaries (a split reduction adds one)
+     * @param temporaries the plan's temporaries (a split reduction adds its partials)
      * @return the launches
      */
     static List<KernelPlan.Step> generate(Kernel kernel, DeviceLimits limits, Constants constants,
                                           List<KernelPlan.Temporary> temporaries) {
-        int reduction = kernel.reductionIndex();
-        Instruction reduce = kernel.instruction(reduction);
-        int source = reduce.source(0);
-        int[] shape = kernel.instruction(source).shape();
-        int[] reducedAxes = reduce.axes();
+        int[] reductions = kernel.reductionIndices();
+        Instruction first = kernel.instruction(reductions[0]);
+        int[] shape = kernel.instruction(first.source(0)).shape();
+        int[] reducedAxes = first.axes();
         boolean[] isReduced = new boolean[shape.length];
         for (int axis : reducedAxes) {
             isReduced[axis] = true;
@@ -46,8 +48,11 @@ final class ReduceGenerator {
         int[] epilogue = kernel.indicesOf(Kernel.Segment.OUTPUT);
         int[] outputShape = kernel.outputShape();
         emitter.requireShape(epilogue, outputShape);
-        Accumulator accumulator = Accumulator.of(reduce.op(), reduce.dtype(), SegmentEmitter.typeOf(kernel.instruction(source)),
-                limits.fp64());
+        List<Accumulator> accumulators = new ArrayList<>();
+        for (int reduction : reductions) {
+            Instruction reduce = kernel.instruction(reduction);
+            accumulators.add(Accumulator.of(reduce.op(), reduce.dtype(), sourceType(kernel, reduction), limits.fp64()));
+        }
         int innermost = shape.length - 1;
         while (innermost >= 0 && shape[innermost] == 1) {
             innermost--;
@@ -66,29 +71,50 @@ final class ReduceGenerator {
             }
 
             @Override
-            public String element(SourceWriter out, String r) {
+            public String[] elements(SourceWriter out, String r) {
                 String[] reducedNames = Indexing.unflatten(out, r, length > Integer.MAX_VALUE, reducedLengths,
                         pick(names, reducedAxes), "tr", constants);
                 for (int j = 0; j < reducedAxes.length; j++) {
                     axes[reducedAxes[j]] = reducedNames[j];
                 }
                 emitter.emit(out, prologue, axes, null);
-                return accumulator.lift(SegmentEmitter.variable(source), SegmentEmitter.typeOf(kernel.instruction(source)));
+                String[] values = new String[reductions.length];
+                for (int j = 0; j < reductions.length; j++) {
+                    int source = kernel.instruction(reductions[j]).source(0);
+                    values[j] = accumulators.get(j).lift(SegmentEmitter.variable(source), sourceType(kernel, reductions[j]));
+                }
+                return values;
             }
 
             @Override
-            public void finish(SourceWriter out, String o, String accumulated) {
-                out.line("const " + SegmentEmitter.typeOf(reduce).cName() + " red = " + accumulator.finish(accumulated) + ";");
+            public void finish(SourceWriter out, String o, String[] accumulated) {
+                for (int j = 0; j < reductions.length; j++) {
+                    out.line("const " + SegmentEmitter.typeOf(kernel.instruction(reductions[j])).cName() + " " + result(j) + " = "
+                            + accumulators.get(j).finish(accumulated[j]) + ";");
+                }
                 String[] outputAxes = Indexing.unflatten(out, o, false, outputShape,
                         ElementwiseGenerator.axisNames("e", outputShape.length), "te", constants);
-                emitter.emit(out, epilogue, outputAxes, "red");
-                out.line("out[" + o + "] = " + SegmentEmitter.variable(kernel.size() - 1) + ";");
+                emitter.emit(out, epilogue, outputAxes, index -> result(Arrays.binarySearch(reductions, index)));
+                SegmentEmitter.store(out, o, kernel.outputIndices());
             }
         };
-        String header = "// reduce " + reduce.op() + " over axes " + Arrays.toString(reducedAxes)
+        StringBuilder ops = new StringBuilder();
+        for (int reduction : reductions) {
+            ops.append(ops.length() == 0 ? "" : ", ").append(kernel.instruction(reduction).op());
+        }
+        String header = "// reduce " + ops + " over axes " + Arrays.toString(reducedAxes)
                 + constants.describe(" of " + Arrays.toString(shape) + ": " + outputs + " outputs of " + length + " elements");
-        return ReductionSchedule.steps(new ReductionSchedule.Job(kernel, "ein_reduce", header, outputs, length, accumulator,
-                coalescedItems, parts, List.of(), new int[0]), limits, constants, temporaries);
+        return ReductionSchedule.steps(new ReductionSchedule.Job(kernel, "ein_reduce", header, outputs, length, accumulators,
+                coalescedItems, parts, List.of(), new int[0], Signature.outputTypes(kernel), new int[0]), limits, constants, temporaries);
+    }
+
+    private static CType sourceType(Kernel kernel, int reduction) {
+        return SegmentEmitter.typeOf(kernel.instruction(kernel.instruction(reduction).source(0)));
+    }
+
+    /** The variable holding reduction number {@code j}'s rounded result. */
+    private static String result(int j) {
+        return "red" + j;
     }
 
     private static String[] pick(String[] names, int[] axes) {

@@ -1,15 +1,18 @@
 package dev.ein4j.opencl.codegen;
 
+import java.util.List;
+
 /**
  * The skeleton shared by reduce kernels and general contractions: O outputs, each the reduction of
- * R elements. Two schedules:
+ * R elements, with one or more accumulators running side by side over the same elements (a batch
+ * norm's sum and sum of squares in one pass). Two schedules:
  * <ul>
  *   <li><b>item</b>: one work item per output looping over its R elements (many outputs);</li>
  *   <li><b>group</b>: one work group per output, its items striding over the R elements, then a tree
- *       reduction in local memory (few outputs with long reductions).</li>
+ *       reduction in local memory, one scratch array per accumulator (few outputs with long reductions).</li>
  * </ul>
  * Both loop over outputs grid-stride, so any O fits a bounded launch. The parts that differ (what
- * an output's setup declares, what an element's value is, how the result is stored) come from
+ * an output's setup declares, what an element's values are, how the results are stored) come from
  * {@link Parts}.
  */
 final class ReductionLoop {
@@ -25,13 +28,13 @@ final class ReductionLoop {
         void setup(SourceWriter out, String o);
 
         /**
-         * Writes the statements computing one element and returns its value.
+         * Writes the statements computing one element and returns its value for each accumulator.
          *
          * @param out where to write
          * @param r the element's index variable along the reduction (an int, or a long when wide)
-         * @return an expression of the accumulator's type
+         * @return one expression per accumulator, of that accumulator's type
          */
-        String element(SourceWriter out, String r);
+        String[] elements(SourceWriter out, String r);
 
         /**
          * @param r the element's index variable
@@ -42,13 +45,13 @@ final class ReductionLoop {
         }
 
         /**
-         * Stores output {@code o} from its accumulated value (rounding it, running the epilogue).
+         * Stores output {@code o} from its accumulated values (rounding them, running the epilogue).
          *
          * @param out where to write
          * @param o the output's flat index
-         * @param accumulated the accumulated value's variable
+         * @param accumulated each accumulator's variable
          */
-        void finish(SourceWriter out, String o, String accumulated);
+        void finish(SourceWriter out, String o, String[] accumulated);
     }
 
     /** Groups launched at most. */
@@ -62,67 +65,106 @@ final class ReductionLoop {
      * @param header the function's header: {@code __kernel void name(params)}
      * @param outputs O
      * @param length R
-     * @param accumulator how to accumulate
+     * @param accumulators how each value accumulates
      * @param groupSize the work-group size for the group schedule, or 0 for the item schedule
      * @param parts the kernel-specific pieces
      * @param constants baked or parameterised numbers
      */
-    static void write(SourceWriter out, String header, long outputs, long length, Accumulator accumulator, int groupSize,
+    static void write(SourceWriter out, String header, long outputs, long length, List<Accumulator> accumulators, int groupSize,
                       Parts parts, Constants constants) {
-        String acc = accumulator.type().cName();
         boolean wide = length > Integer.MAX_VALUE - Math.max(1, groupSize);
         String counter = wide ? "long" : "int";
-        String bound = "length";
+        String[] names = names("acc", accumulators.size());
         if (groupSize == 0) {
             out.open(header);
             declareSizes(out, outputs, length, wide, constants);
             out.open("for (long g = get_global_id(0); g < outputs; g += get_global_size(0))");
             out.line("const int o = (int)g;");
             parts.setup(out, "o");
-            out.line(acc + " acc = " + accumulator.identity() + ";");
-            out.open("for (" + counter + " r = 0; r < " + bound + "; r++)");
-            accumulate(out, accumulator, parts);
+            declareIdentities(out, accumulators, names);
+            out.open("for (" + counter + " r = 0; r < length; r++)");
+            accumulate(out, accumulators, names, parts);
             out.close();
-            parts.finish(out, "o", "acc");
+            parts.finish(out, "o", names);
             out.close();
             out.close();
             return;
         }
+        String[] scratch = names("scratch", accumulators.size());
         out.open("__kernel __attribute__((reqd_work_group_size(" + groupSize + ", 1, 1))) " + header.substring("__kernel ".length()));
-        out.line("__local " + acc + " scratch[" + groupSize + "];");
+        for (int j = 0; j < scratch.length; j++) {
+            out.line("__local " + accumulators.get(j).type().cName() + " " + scratch[j] + "[" + groupSize + "];");
+        }
         out.line("const int lid = (int)get_local_id(0);");
         declareSizes(out, outputs, length, wide, constants);
         out.open("for (long g = get_group_id(0); g < outputs; g += get_num_groups(0))");
         out.line("const int o = (int)g;");
         parts.setup(out, "o");
-        out.line(acc + " acc = " + accumulator.identity() + ";");
-        out.open("for (" + counter + " r = lid; r < " + bound + "; r += " + groupSize + ")");
-        accumulate(out, accumulator, parts);
+        declareIdentities(out, accumulators, names);
+        out.open("for (" + counter + " r = lid; r < length; r += " + groupSize + ")");
+        accumulate(out, accumulators, names, parts);
         out.close();
-        out.line("scratch[lid] = acc;");
+        for (int j = 0; j < scratch.length; j++) {
+            out.line(scratch[j] + "[lid] = " + names[j] + ";");
+        }
         out.line("barrier(CLK_LOCAL_MEM_FENCE);");
         out.open("for (int s = " + groupSize / 2 + "; s > 0; s >>= 1)");
         out.open("if (lid < s)");
-        out.line("scratch[lid] = " + accumulator.combine("scratch[lid]", "scratch[lid + s]") + ";");
+        for (int j = 0; j < scratch.length; j++) {
+            String here = scratch[j] + "[lid]";
+            out.line(here + " = " + accumulators.get(j).combine(here, scratch[j] + "[lid + s]") + ";");
+        }
         out.close();
         out.line("barrier(CLK_LOCAL_MEM_FENCE);");
         out.close();
         out.open("if (lid == 0)");
-        out.line("const " + acc + " total = scratch[0];");
-        parts.finish(out, "o", "total");
+        String[] totals = names("total", accumulators.size());
+        for (int j = 0; j < totals.length; j++) {
+            out.line("const " + accumulators.get(j).type().cName() + " " + totals[j] + " = " + scratch[j] + "[0];");
+        }
+        parts.finish(out, "o", totals);
         out.close();
         out.line("barrier(CLK_LOCAL_MEM_FENCE); // scratch is reused by the next output");
         out.close();
         out.close();
     }
 
-    private static void accumulate(SourceWriter out, Accumulator accumulator, Parts parts) {
+    /**
+     * @param accumulators the accumulators
+     * @return the local memory one work item of the group schedule uses
+     */
+    static long scratchBytes(List<Accumulator> accumulators) {
+        long bytes = 0;
+        for (Accumulator accumulator : accumulators) {
+            bytes += accumulator.type().bytes();
+        }
+        return bytes;
+    }
+
+    private static String[] names(String prefix, int count) {
+        String[] names = new String[count];
+        for (int j = 0; j < count; j++) {
+            names[j] = prefix + j;
+        }
+        return names;
+    }
+
+    private static void declareIdentities(SourceWriter out, List<Accumulator> accumulators, String[] names) {
+        for (int j = 0; j < names.length; j++) {
+            Accumulator accumulator = accumulators.get(j);
+            out.line(accumulator.type().cName() + " " + names[j] + " = " + accumulator.identity() + ";");
+        }
+    }
+
+    private static void accumulate(SourceWriter out, List<Accumulator> accumulators, String[] names, Parts parts) {
         String guard = parts.guard("r");
         if (guard != null) {
             out.open("if (" + guard + ")");
         }
-        String value = parts.element(out, "r");
-        out.line("acc = " + accumulator.combine("acc", value) + ";");
+        String[] values = parts.elements(out, "r");
+        for (int j = 0; j < names.length; j++) {
+            out.line(names[j] + " = " + accumulators.get(j).combine(names[j], values[j]) + ";");
+        }
         if (guard != null) {
             out.close();
         }

@@ -27,6 +27,8 @@ final class ReductionSchedule {
     static final long SPLIT_ITEM_ELEMENTS = 16;
     /** Work items per compute unit that a split of the item schedule aims for. */
     static final long ITEMS_PER_UNIT = 1024;
+    /** Local memory left to the compiler when sizing scratch arrays. */
+    static final long LOCAL_MEMORY_RESERVE = 1024;
 
     /**
      * A reduction to schedule.
@@ -36,14 +38,17 @@ final class ReductionSchedule {
      * @param header a comment line describing it (already free of sizes when parameterised)
      * @param outputs O
      * @param length R
-     * @param accumulator how to accumulate
+     * @param accumulators how each value accumulates, side by side over the same elements
      * @param coalescedItems whether one item per output reads neighbouring addresses (the reduced axes are not innermost)
      * @param parts the kernel-specific pieces
      * @param reads the temporaries the reduction reads (name, C type)
      * @param readIndices their indices in the plan
+     * @param resultTypes the types of the buffers the last launch writes
+     * @param resultTemporaries the temporaries the last launch writes, or none for the kernel's outputs
      */
-    record Job(Kernel kernel, String name, String header, long outputs, long length, Accumulator accumulator,
-               boolean coalescedItems, ReductionLoop.Parts parts, List<String[]> reads, int[] readIndices) {
+    record Job(Kernel kernel, String name, String header, long outputs, long length, List<Accumulator> accumulators,
+               boolean coalescedItems, ReductionLoop.Parts parts, List<String[]> reads, int[] readIndices,
+               List<CType> resultTypes, int[] resultTemporaries) {
     }
 
     private ReductionSchedule() {
@@ -57,16 +62,23 @@ final class ReductionSchedule {
      * @return the launches, in order
      */
     static List<KernelPlan.Step> steps(Job job, DeviceLimits limits, Constants constants, List<KernelPlan.Temporary> temporaries) {
-        int groupSize = groupSize(job.outputs(), job.length(), job.coalescedItems(), limits);
+        long scratch = ReductionLoop.scratchBytes(job.accumulators());
+        int groupSize = groupSize(job.outputs(), job.length(), job.coalescedItems(), scratch, limits);
         long splits = groupSize > 0 ? splits(job.outputs(), job.length(), groupSize, limits)
                 : itemSplits(job.outputs(), job.length(), job.coalescedItems(), limits);
         if (splits == 1) {
             return List.of(single(job, job.outputs(), job.length(), groupSize, job.parts(), job.reads(), job.readIndices(),
-                    CType.of(job.kernel().outputType()), -1, limits, constants, ""));
+                    job.resultTypes(), job.resultTemporaries(), limits, constants, ""));
         }
-        Accumulator accumulator = job.accumulator();
-        int partials = temporaries.size();
-        temporaries.add(partialBuffer(accumulator.type(), job.outputs() * splits));
+        List<Accumulator> accumulators = job.accumulators();
+        int count = accumulators.size();
+        int[] partials = new int[count];
+        List<CType> partialTypes = new ArrayList<>();
+        for (int j = 0; j < count; j++) {
+            partials[j] = temporaries.size();
+            temporaries.add(partialBuffer(accumulators.get(j).type(), job.outputs() * splits));
+            partialTypes.add(accumulators.get(j).type());
+        }
         long slice = (job.length() + splits - 1) / splits;
         boolean wide = job.length() > Integer.MAX_VALUE - groupSize;
         // partials[slice][output]: neighbouring items (or groups) of a pass take neighbouring outputs
@@ -85,14 +97,16 @@ final class ReductionSchedule {
             }
 
             @Override
-            public String element(SourceWriter out, String r) {
+            public String[] elements(SourceWriter out, String r) {
                 out.line("const " + (wide ? "long" : "int") + " rg = (" + (wide ? "long" : "int") + ")(rbase + " + r + ");");
-                return job.parts().element(out, "rg");
+                return job.parts().elements(out, "rg");
             }
 
             @Override
-            public void finish(SourceWriter out, String o, String accumulated) {
-                out.line("out[" + o + "] = " + accumulated + ";");
+            public void finish(SourceWriter out, String o, String[] accumulated) {
+                for (int j = 0; j < accumulated.length; j++) {
+                    out.line(Signature.output(j) + "[" + o + "] = " + accumulated[j] + ";");
+                }
             }
         };
         ReductionLoop.Parts second = new ReductionLoop.Parts() {
@@ -102,47 +116,57 @@ final class ReductionSchedule {
             }
 
             @Override
-            public String element(SourceWriter out, String r) {
-                return "partials[(long)" + r + " * " + constants.wide(job.outputs()) + " + o]";
+            public String[] elements(SourceWriter out, String r) {
+                String[] values = new String[count];
+                for (int j = 0; j < count; j++) {
+                    values[j] = partialsName(j) + "[(long)" + r + " * " + constants.wide(job.outputs()) + " + o]";
+                }
+                return values;
             }
 
             @Override
-            public void finish(SourceWriter out, String o, String accumulated) {
+            public void finish(SourceWriter out, String o, String[] accumulated) {
                 job.parts().finish(out, o, accumulated);
             }
         };
         List<KernelPlan.Step> steps = new ArrayList<>();
-        steps.add(single(job, job.outputs() * splits, slice, groupSize, first, job.reads(), job.readIndices(), accumulator.type(),
+        steps.add(single(job, job.outputs() * splits, slice, groupSize, first, job.reads(), job.readIndices(), partialTypes,
                 partials, limits, constants, "split in " + splits + ", pass 1: "));
         List<String[]> reads = new ArrayList<>(job.reads());
-        reads.add(new String[] {"partials", accumulator.type().cName()});
-        int[] readIndices = java.util.Arrays.copyOf(job.readIndices(), job.readIndices().length + 1);
-        readIndices[readIndices.length - 1] = partials;
-        int secondGroup = groupSize(job.outputs(), splits, false, limits);
-        steps.add(single(job, job.outputs(), splits, secondGroup, second, reads, readIndices, CType.of(job.kernel().outputType()), -1,
-                limits, constants, "split in " + splits + ", pass 2: "));
+        int[] readIndices = java.util.Arrays.copyOf(job.readIndices(), job.readIndices().length + count);
+        for (int j = 0; j < count; j++) {
+            reads.add(new String[] {partialsName(j), accumulators.get(j).type().cName()});
+            readIndices[job.readIndices().length + j] = partials[j];
+        }
+        int secondGroup = groupSize(job.outputs(), splits, false, scratch, limits);
+        steps.add(single(job, job.outputs(), splits, secondGroup, second, reads, readIndices, job.resultTypes(),
+                job.resultTemporaries(), limits, constants, "split in " + splits + ", pass 2: "));
         return steps;
     }
 
+    private static String partialsName(int accumulator) {
+        return "partials" + accumulator;
+    }
+
     private static KernelPlan.Step single(Job job, long outputs, long length, int groupSize, ReductionLoop.Parts parts,
-                                          List<String[]> reads, int[] readIndices, CType outputType, int outputTemporary,
-                                          DeviceLimits limits, Constants constants, String pass) {
+                                          List<String[]> reads, int[] readIndices, List<CType> outputTypes,
+                                          int[] outputTemporaries, DeviceLimits limits, Constants constants, String pass) {
         SourceWriter out = new SourceWriter().raw(Preamble.source(limits.fp64()));
         String schedule = pass + (groupSize == 0 ? "one work item" : "one work group of " + groupSize) + " per output";
         out.line(job.header() + ", " + schedule);
-        String header = "__kernel void " + job.name() + "(" + Signature.parameters(job.kernel(), outputType, reads) + ")";
-        ReductionLoop.write(out, header, outputs, length, job.accumulator(), groupSize, parts, constants);
+        String header = "__kernel void " + job.name() + "(" + Signature.parameters(job.kernel(), outputTypes, reads, constants) + ")";
+        ReductionLoop.write(out, header, outputs, length, job.accumulators(), groupSize, parts, constants);
         long[][] geometry = ReductionLoop.geometry(groupSize, outputs, limits);
-        return new KernelPlan.Step(job.name(), out.toString(), geometry[0], geometry[1], outputTemporary, readIndices,
+        return new KernelPlan.Step(job.name(), out.toString(), geometry[0], geometry[1], outputTemporaries, readIndices,
                 constants.values(), job.name().substring("ein_".length()) + " (" + schedule + ")");
     }
 
     /**
      * The group schedule's size, or 0 for one item per output: items when reductions are short, or
      * when at least 32 neighbouring items read neighbouring elements; groups otherwise, no larger
-     * than the reduction.
+     * than the reduction, and small enough that every accumulator's scratch array fits local memory.
      */
-    static int groupSize(long outputs, long length, boolean coalescedItems, DeviceLimits limits) {
+    static int groupSize(long outputs, long length, boolean coalescedItems, long scratchBytes, DeviceLimits limits) {
         if (length < SHORT_REDUCTION || limits.groupSize() < 2) {
             return 0;
         }
@@ -150,7 +174,12 @@ final class ReductionSchedule {
             return 0; // at least a warp of neighbouring outputs: items read coalesced (split if too few, see itemSplits)
         }
         long wanted = Long.highestOneBit(Math.max(1, length - 1)) << 1; // the power of two at or above the length
-        return (int) Math.max(2, Math.min(limits.groupSize(), wanted));
+        long size = Math.max(2, Math.min(limits.groupSize(), wanted));
+        long room = limits.localMemory() - LOCAL_MEMORY_RESERVE;
+        while (size > 2 && size * scratchBytes > room) {
+            size /= 2;
+        }
+        return size * scratchBytes > room ? 0 : (int) size;
     }
 
     /** How many groups share each output: enough to give every compute unit a few, each item at least a few elements. */

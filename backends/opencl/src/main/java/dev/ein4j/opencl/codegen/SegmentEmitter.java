@@ -6,6 +6,7 @@ import dev.ein4j.ir.View;
 import dev.ein4j.kernel.Instruction;
 import dev.ein4j.kernel.Kernel;
 import java.util.Arrays;
+import java.util.function.IntFunction;
 
 /**
  * Writes the statements of one segment of a kernel for one element of its iteration space: each
@@ -46,7 +47,7 @@ final class SegmentEmitter {
     }
 
     /**
-     * Checks that every instruction of a segment runs over the segment's shape (the reduction, read
+     * Checks that every instruction of a segment runs over the segment's shape (the reductions, read
      * by flat index, aside), which the generated code assumes.
      *
      * @param members the segment's instructions
@@ -55,7 +56,7 @@ final class SegmentEmitter {
      */
     void requireShape(int[] members, int[] shape) {
         for (int i : members) {
-            if (i != kernel.reductionIndex() && !Arrays.equals(kernel.instruction(i).shape(), shape)) {
+            if (!kernel.isReduction(i) && !Arrays.equals(kernel.instruction(i).shape(), shape)) {
                 throw new UnsupportedKernelException("instruction %" + i + " has shape "
                         + Arrays.toString(kernel.instruction(i).shape()) + ", not its segment's " + Arrays.toString(shape));
             }
@@ -66,15 +67,16 @@ final class SegmentEmitter {
      * @param out where to write
      * @param members the instructions to evaluate, ascending
      * @param axes index expressions of the element, one per axis of the segment's shape
-     * @param reductionValue the variable holding the reduction's (rounded) value for this element, or null
+     * @param reductionValues each reduction's (rounded) value for this element, by instruction index;
+     *     null for a segment without reductions
      */
-    void emit(SourceWriter out, int[] members, String[] axes, String reductionValue) {
+    void emit(SourceWriter out, int[] members, String[] axes, IntFunction<String> reductionValues) {
         for (int i : members) {
             Instruction instruction = kernel.instruction(i);
             CType type = typeOf(instruction);
             String value;
-            if (i == kernel.reductionIndex()) {
-                value = reductionValue;
+            if (kernel.isReduction(i)) {
+                value = reductionValues.apply(i);
             } else if (instruction.isLoad() || instruction.op().group() == Op.Group.CREATION) {
                 value = read(instruction, axes);
             } else {
@@ -104,7 +106,7 @@ final class SegmentEmitter {
         String position = Indexing.position(view, axes, constants);
         String value = switch (instruction.op()) {
             case INPUT -> "in" + instruction.input() + "[" + position + "]";
-            case CONST -> throw new UnsupportedKernelException("kernel parameters are not generated yet");
+            case CONST -> constants.launch().read(instruction.parameter());
             case IOTA -> CExpressions.convert("(long)" + position, CType.LONG, type);
             case RAND -> random(instruction, position);
             default -> throw new UnsupportedKernelException(instruction.op() + " does not read");
@@ -116,13 +118,24 @@ final class SegmentEmitter {
         return "(" + mask + " ? " + value + " : " + pad + ")";
     }
 
-    /** RAND: CounterRandom's bits of (seed, position); the top 24 bits for float32, 53 for float64. */
-    private String random(Instruction instruction, String position) {
-        if (instruction.op() == Op.RAND) {
-            throw new UnsupportedKernelException("kernel parameters are not generated yet");
+    /**
+     * Stores instructions' values at one flat index into the step's output buffers, in order, after
+     * every instruction of the element is evaluated: an output may be an input read in place, so
+     * no store may precede a load.
+     *
+     * @param out where to write
+     * @param flat the element's flat index
+     * @param roots the instruction stored to {@code out0}, {@code out1}, ...
+     */
+    static void store(SourceWriter out, String flat, int[] roots) {
+        for (int k = 0; k < roots.length; k++) {
+            out.line(Signature.output(k) + "[" + flat + "] = " + variable(roots[k]) + ";");
         }
-        String bits = "ein_random_bits(" + constants.bits(0L) + ", (long)"
-                + position + ")";
+    }
+
+    /** RAND: CounterRandom's bits of (seed, position), the seed's half mixed on the host; the top 24 bits for float32, 53 for float64. */
+    private String random(Instruction instruction, String position) {
+        String bits = "ein_random_bits(" + constants.launch().read(instruction.parameter()) + ", (long)" + position + ")";
         if (instruction.dtype() == DType.FLOAT64) {
             return "((double)(" + bits + " >> 11) * 0x1.0p-53)";
         }

@@ -8,7 +8,8 @@ import java.util.List;
  * local memory (padded to 65 columns against bank conflicts), each loaded along whichever of its
  * axes is contiguous in the operand's buffer so that neighbouring items read neighbouring
  * addresses. Operands are read through their views (group offsets baked in), partial tiles are
- * padded with zeros, and the epilogue runs on each result as it is stored. Batches and row tiles
+ * padded with zeros, and the epilogue runs on each result as it is stored (with replicated axes,
+ * only the product is stored, into a temporary, for a later launch's epilogue). Batches and row tiles
  * are looped grid-stride, so no grid dimension passes the 65 535 groups some drivers allow.
  */
 final class TiledGemmGenerator {
@@ -42,10 +43,11 @@ final class TiledGemmGenerator {
      * @param constants baked or parameterised numbers
      * @param temporaries the temporaries the kernel reads (name, C type)
      * @param temporaryIndices their indices in the plan
+     * @param results what the launch writes (the kernel's output, or the product's temporary)
      * @return the launch
      */
     static KernelPlan.Step generate(ContractLayout layout, DeviceLimits limits, Constants constants, List<String[]> temporaries,
-                                    int[] temporaryIndices) {
+                                    int[] temporaryIndices, ContractLayout.Results results) {
         Accumulator accumulator = Accumulator.forContraction(layout.contract.dtype(), layout.leftType, layout.rightType, limits.fp64());
         ContractEpilogue epilogue = new ContractEpilogue(layout.kernel, accumulator, limits.fp64(), constants);
         String a = accumulator.type().cName();
@@ -56,7 +58,7 @@ final class TiledGemmGenerator {
         out.line("// contraction" + constants.describe(" " + layout.spec) + ": tiled GEMM, " + TILE + "x" + TILE + " tiles, " + PER_ITEM + "x" + PER_ITEM
                 + " outputs per item");
         out.open("__kernel __attribute__((reqd_work_group_size(" + ITEMS + ", " + ITEMS + ", 1))) void ein_gemm("
-                + Signature.parameters(layout.kernel, CType.of(layout.kernel.outputType()), temporaries) + ")");
+                + Signature.parameters(layout.kernel, results.types(), temporaries, constants) + ")");
         out.line("__local " + a + " as[" + DEPTH + "][" + PADDED + "];");
         out.line("__local " + a + " bs[" + DEPTH + "][" + PADDED + "];");
         out.line("const int tx = (int)get_local_id(0);");
@@ -112,7 +114,7 @@ final class TiledGemmGenerator {
         out.close();
         long[] local = {ITEMS, ITEMS, 1};
         long[] global = {columnTiles * ITEMS, Math.min(rowTiles, MAX_GRID) * ITEMS, Math.min(layout.batches, MAX_GRID)};
-        return new KernelPlan.Step("ein_gemm", out.toString(), global, local, -1, temporaryIndices, constants.values(),
+        return new KernelPlan.Step("ein_gemm", out.toString(), global, local, results.temporaries(), temporaryIndices, constants.values(),
                 "contract (tiled gemm)");
     }
 

@@ -1,6 +1,7 @@
 package dev.ein4j.opencl.codegen;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ein4j.ir.DType;
 import dev.ein4j.ir.Op;
@@ -14,19 +15,19 @@ import org.junit.jupiter.api.Test;
 /** Code generation without a device: which schedule is chosen, and what parameterised code shares. */
 class KernelPlannerTest {
 
-    private static final DeviceLimits GPU = new DeviceLimits(true, true, 1024, 48 * 1024, 132);
+    private static final DeviceLimits GPU = new DeviceLimits(true, true, 1024, 48 * 1024, 132, 4352);
 
-    private static Kernel scaledCopy(int[] shape, View view, double scale) {
+    private static Kernel scaledCopy(int[] shape, View view) {
         return new Kernel(List.of(DType.FLOAT32), List.of(
                 Instruction.load(0, DType.FLOAT32, view),
-                Instruction.generate(Op.CONST, DType.FLOAT32, View.broadcastScalar(shape), scale),
+                Instruction.constant(0, DType.FLOAT32, View.broadcastScalar(shape)),
                 Instruction.apply(Op.MUL, DType.FLOAT32, shape, 0, 1)));
     }
 
     @Test
     void kernelsDifferingOnlyInNumbersShareParameterisedCode() {
-        Kernel small = scaledCopy(new int[] {3, 4}, View.contiguous(new int[] {4, 3}).permute(new int[] {1, 0}), 0.5);
-        Kernel large = scaledCopy(new int[] {300, 7}, View.contiguous(new int[] {300, 9}).shrink(new int[] {0, 1}, new int[] {300, 8}), 2.0);
+        Kernel small = scaledCopy(new int[] {3, 4}, View.contiguous(new int[] {4, 3}).permute(new int[] {1, 0}));
+        Kernel large = scaledCopy(new int[] {300, 7}, View.contiguous(new int[] {300, 9}).shrink(new int[] {0, 1}, new int[] {300, 8}));
         KernelPlan a = KernelPlanner.plan(small, GPU, false);
         KernelPlan b = KernelPlanner.plan(large, GPU, false);
         assertThat(a.steps().get(0).source()).isEqualTo(b.steps().get(0).source());
@@ -82,6 +83,94 @@ class KernelPlannerTest {
                 Instruction.load(1, dtype, right),
                 Instruction.contract(dtype, new int[] {m, n}, spec, 0, 1)));
         return KernelPlanner.plan(kernel, GPU, true);
+    }
+
+    @Test
+    void launchValuesAreKernelArgumentsInBothFormsOrOneBufferWhenTheyDoNotFit() {
+        Kernel kernel = scaledCopy(new int[] {3, 4}, View.contiguous(new int[] {3, 4}));
+        for (boolean baked : new boolean[] {true, false}) {
+            KernelPlan plan = KernelPlanner.plan(kernel, GPU, baked);
+            assertThat(plan.launch().inBuffer()).isFalse();
+            assertThat(plan.launch().arguments()).containsExactly(new LaunchArguments.Argument(0, LaunchArguments.Kind.FLOAT));
+            assertThat(plan.steps().get(0).source()).contains("const float arg0)").contains("const float v1 = arg0;");
+        }
+        DeviceLimits few = new DeviceLimits(true, true, 1024, 48 * 1024, 132, 80);
+        KernelPlan buffered = KernelPlanner.plan(kernel, few, true);
+        assertThat(buffered.launch().inBuffer()).isTrue();
+        assertThat(buffered.steps().get(0).source()).contains("__global const long* restrict values)")
+                .contains("const float v1 = as_float((int)values[0]);");
+        DeviceLimits tiny = new DeviceLimits(true, true, 1024, 48 * 1024, 132, 16);
+        assertThatThrownBy(() -> KernelPlanner.plan(kernel, tiny, true)).isInstanceOf(UnsupportedKernelException.class)
+                .hasMessageContaining("bytes of arguments");
+        assertThat(new LaunchArguments.Argument(0, LaunchArguments.Kind.FLOAT).bits(dev.ein4j.kernel.Parameters.ofConstants(0.1)))
+                .isEqualTo(Float.floatToRawIntBits(0.1f));
+        assertThat(new LaunchArguments.Argument(0, LaunchArguments.Kind.INT).bits(dev.ein4j.kernel.Parameters.ofConstants(-2.9)))
+                .isEqualTo(-2);
+        assertThat(new LaunchArguments.Argument(0, LaunchArguments.Kind.BOOL).bits(dev.ein4j.kernel.Parameters.ofConstants(Double.NaN)))
+                .isEqualTo(1);
+    }
+
+    @Test
+    void kernelsTooLongToBuildInReasonableTimeAreDeclined() {
+        int[] shape = {2};
+        java.util.List<Instruction> chain = new java.util.ArrayList<>();
+        chain.add(Instruction.load(0, DType.FLOAT32, View.contiguous(shape)));
+        while (chain.size() <= KernelPlanner.MAX_INSTRUCTIONS) {
+            chain.add(Instruction.apply(Op.EXP, DType.FLOAT32, shape, chain.size() - 1));
+        }
+        Kernel kernel = new Kernel(List.of(DType.FLOAT32), chain);
+        assertThatThrownBy(() -> KernelPlanner.plan(kernel, GPU, true)).isInstanceOf(UnsupportedKernelException.class)
+                .hasMessageContaining("a kernel of " + (KernelPlanner.MAX_INSTRUCTIONS + 1) + " instructions");
+        Kernel fits = new Kernel(List.of(DType.FLOAT32), chain.subList(0, KernelPlanner.MAX_INSTRUCTIONS));
+        assertThat(KernelPlanner.plan(fits, GPU, true).steps()).hasSize(1);
+    }
+
+    @Test
+    void severalReductionsKeepOneAccumulatorEachInEverySchedule() {
+        for (int[] shape : new int[][] {{100_000, 8}, {400, 5000}, {8, 100_000}, {1 << 22}}) {
+            int axis = shape.length - 1;
+            int[] reduced = shape.clone();
+            reduced[axis] = 1;
+            Kernel kernel = new Kernel(List.of(DType.FLOAT32), List.of(
+                    Instruction.load(0, DType.FLOAT32, View.contiguous(shape)),
+                    Instruction.apply(Op.MUL, DType.FLOAT32, shape, 0, 0),
+                    Instruction.reduce(Op.SUM, DType.FLOAT32, reduced, new int[] {axis}, 0),
+                    Instruction.reduce(Op.REDUCE_MAX, DType.FLOAT32, reduced, new int[] {axis}, 1),
+                    Instruction.apply(Op.ADD, DType.FLOAT32, reduced, 2, 3)), new int[] {2, 4, 3});
+            KernelPlan plan = KernelPlanner.plan(kernel, GPU, true);
+            KernelPlan.Step last = plan.steps().get(plan.steps().size() - 1);
+            assertThat(last.writesOutputs()).isTrue();
+            assertThat(last.source()).contains("__global float* out2").contains("acc1").contains("out1[o] = v4;");
+            if (plan.steps().size() == 2) {
+                assertThat(plan.temporaries()).as("one array of partials per reduction").hasSize(2);
+                assertThat(plan.steps().get(0).outputTemporaries()).containsExactly(0, 1);
+                assertThat(last.temporaryInputs()).containsExactly(0, 1);
+            }
+            if (last.what().contains("work group")) {
+                assertThat(last.source()).contains("scratch0[").contains("scratch1[");
+            }
+        }
+    }
+
+    @Test
+    void aContractionWithReplicasComputesItsProductOnceThenRunsItsEpilogueOverEveryReplica() {
+        int m = 128;
+        int n = 96;
+        int k = 64;
+        View left = View.contiguous(new int[] {m, k}).reshape(new int[] {1, m, 1, k});
+        View right = View.contiguous(new int[] {n, k}).reshape(new int[] {1, 1, n, k});
+        ContractSpec spec = ContractSpec.of(new int[] {5, m, n, k}, new int[] {1, m, 1, k}, new int[] {1, 1, n, k}, new int[] {3},
+                left, right, DType.FLOAT32);
+        Kernel kernel = new Kernel(List.of(DType.FLOAT32, DType.FLOAT32), List.of(
+                Instruction.load(0, DType.FLOAT32, left),
+                Instruction.load(1, DType.FLOAT32, right),
+                Instruction.contract(DType.FLOAT32, new int[] {5, m, n}, spec, 0, 1)));
+        KernelPlan plan = KernelPlanner.plan(kernel, GPU, true);
+        assertThat(plan.steps()).extracting(KernelPlan.Step::what).containsExactly("contract (tiled gemm)", "elementwise output (replicas)");
+        assertThat(plan.temporaries()).singleElement().isEqualTo(new KernelPlan.Temporary(DType.FLOAT32, 5L * m * n));
+        assertThat(plan.steps().get(0).outputTemporaries()).containsExactly(0);
+        assertThat(plan.steps().get(1).temporaryInputs()).containsExactly(0);
+        assertThat(plan.steps().get(1).source()).contains("product[r0]");
     }
 
     @Test
