@@ -9,7 +9,8 @@ import java.util.List;
 
 /**
  * Runs a kernel the generator declines on the host: its inputs are read back (a synchronisation),
- * the {@link KernelInterpreter} computes the output, and the output is written back. Correct for
+ * the {@link KernelInterpreter} computes the output (a scatter's from the output's contents, its
+ * base), and the output is written back. Correct for
  * any kernel, and slow; the backend counts how often it happens.
  */
 final class InterpreterFallback {
@@ -31,7 +32,8 @@ final class InterpreterFallback {
         }
         List<HostData> results = new ArrayList<>(outputs.size());
         for (OpenClBuffer output : outputs) {
-            results.add(HostData.allocate(output.dtype(), (int) output.size()));
+            // a scatter writes some positions of an output that already holds its base: start from its contents
+            results.add(kernel.kind() == Kernel.Kind.SCATTER ? queue.read(output) : HostData.allocate(output.dtype(), (int) output.size()));
         }
         KernelInterpreter.run(kernel, results, hostInputs, parameters);
         for (int k = 0; k < outputs.size(); k++) {
