@@ -27,6 +27,19 @@ public record DecodeStep(KeyValueCache cache, int start, int length, Tensor posi
 
     /**
      * @param cache the cache
+     * @param start the first position
+     * @param length the tokens
+     * @param positions their positions, int32 [length]
+     * @param mask their causal mask over the cache
+     */
+    public DecodeStep {
+        Objects.requireNonNull(cache, "cache");
+        Objects.requireNonNull(positions, "positions");
+        Objects.requireNonNull(mask, "mask");
+    }
+
+    /**
+     * @param cache the cache
      * @param start the first position, at least 0
      * @param length the tokens, at least 1
      * @return the step, its positions and mask made now (in the scope open on this thread, if any)

@@ -146,8 +146,9 @@ public final class KeyValueCache implements AutoCloseable {
         if (positions.dtype() != DType.INT32 || positions.rank() != 1 || expected[2] > maxLength
                 || !Arrays.equals(newKeys.shape(), expected) || !Arrays.equals(newValues.shape(), expected)) {
             throw new ShapeException("key/value cache", List.of(longs(positions.shape()), longs(newKeys.shape()),
-                    longs(newValues.shape())), "positions must be int32 [t] and keys and values " + Arrays.toString(expected)
-                    .replace("-1", "t") + " for a cache of " + maxLength + " positions");
+                    longs(newValues.shape())), "positions must be int32 [t] and keys and values [" + batch + ", "
+                    + keyValueHeads + ", t, " + headDim + "], t at most " + maxLength + " (the cache's positions), got positions "
+                    + positions.dtype().numpyName() + Arrays.toString(positions.shape()));
         }
         Tensor index = positions.rearrange("t -> 1 1 t 1").expand(expected);
         Tensor.assign(List.of(keys[layer], values[layer]),
