@@ -20,6 +20,7 @@ import dev.ein4j.tensor.Tensor;
 import dev.ein4j.tensor.TensorScope;
 import dev.ein4j.testing.CountingBackend;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -85,6 +86,24 @@ class KeyValueCacheTest {
         }
         assertThat(difference).as("%s, positions %d to %d (scale %.3g)", name, step[0], step[1] - 1, scale)
                 .isLessThanOrEqualTo(TOLERANCE * scale);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("causalFixtures")
+    void greedyTokensWithTheCacheEqualRecomputingTheSequenceForEachToken(String name) {
+        PretrainedModel model = AutoModel.load(HfFolders.folder(name));
+        int vocabulary = ((LanguageModel) model).vocabularySize();
+        int[] sequence = {3, 1, 4, 1, 5};
+        int steps = Math.min(6, ((LanguageModel) model).maxPositions() - sequence.length + 1);
+        int[] cached = TextGenerator.of(model).generate(Tensor.of(sequence, 1, sequence.length),
+                GenerationOptions.greedy(steps).stopTokens(GenerationConfig.NONE)).toIntArray();
+        for (int step = 0; step < steps; step++) {
+            float[] logits = ((LanguageModel) model).logits(Tensor.of(sequence, 1, sequence.length)).toFloatArray();
+            int next = TokenSampler.argmax(logits, (sequence.length - 1) * vocabulary, vocabulary);
+            sequence = Arrays.copyOf(sequence, sequence.length + 1);
+            sequence[sequence.length - 1] = next;
+        }
+        assertThat(cached).as(name).containsExactly(sequence);
     }
 
     @Test
