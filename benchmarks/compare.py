@@ -3,14 +3,16 @@
 one or more JDKs, in one session, and prints a side-by-side markdown table.
 
     python3 benchmarks/compare.py [--threads N] [--jdk PATH ...] [--repeat R] [--warmup S] [--java-opt OPT ...]
-                                  [--one-jvm] [--no-malloc-tuning] [--jar PATH] [--json FILE] [WORKLOAD ...]
+                                  [--one-jvm] [--no-malloc-tuning] [--omp-spin] [--jar PATH] [--json FILE] [WORKLOAD ...]
 
 numpy and PyTorch run in subprocesses of this script, so that their thread settings apply before
 the libraries load: OMP_NUM_THREADS, OPENBLAS_NUM_THREADS and MKL_NUM_THREADS are set to N, and
 OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are removed (set in this environment, they halve OpenBLAS),
 and glibc's MALLOC_MMAP_THRESHOLD_ / MALLOC_TRIM_THRESHOLD_ are set to the values a long-running
 process ends with (32 / 64 MiB), else a fresh process page-faults on every large temporary
-(--no-malloc-tuning leaves them unset).
+(--no-malloc-tuning leaves them unset), and OMP_WAIT_POLICY is set to PASSIVE: PyTorch's OpenMP threads
+otherwise spin at every barrier, and on this shared, oversubscribed VM the spinning threads take the
+cores the working ones need (gpt2-decode: 0.8 tokens/s spinning, 7.5 passive; --omp-spin leaves it unset).
 PyTorch also gets torch.set_num_threads(N). The Java command line gets --threads N.
 
 The workloads run one at a time, each in turn with numpy, PyTorch and every JDK, each in a fresh
@@ -419,7 +421,7 @@ def worker(library, names, threads, repeat, warmup):
 MALLOC_TUNING = {"MALLOC_MMAP_THRESHOLD_": str(32 << 20), "MALLOC_TRIM_THRESHOLD_": str(64 << 20)}
 
 
-def python_env(threads, malloc_tuning=True):
+def python_env(threads, malloc_tuning=True, omp_passive=True):
     env = dict(os.environ)
     env.pop("OPENBLAS_CORETYPE", None)
     env.pop("OPENBLAS_L2_SIZE", None)
@@ -428,17 +430,19 @@ def python_env(threads, malloc_tuning=True):
     if malloc_tuning:
         for variable, value in MALLOC_TUNING.items():
             env.setdefault(variable, value)
+    if omp_passive:
+        env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     return env
 
 
-def run_python(library, names, threads, repeat, warmup, malloc_tuning=True):
+def run_python(library, names, threads, repeat, warmup, malloc_tuning=True, omp_passive=True):
     command = [sys.executable, os.path.abspath(__file__), "--worker", library, "--threads", str(threads),
                "--warmup", str(warmup)]
     if repeat:
         command += ["--repeat", str(repeat)]
     command += names
     print(f"# running {library} ...", file=sys.stderr, flush=True)
-    done = subprocess.run(command, env=python_env(threads, malloc_tuning), stdout=subprocess.PIPE,
+    done = subprocess.run(command, env=python_env(threads, malloc_tuning, omp_passive), stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True, check=False)
     results, info = {}, {}
     for line in done.stdout.splitlines():
@@ -559,6 +563,8 @@ def main():
                         help="a JVM option for the ein4j runs, e.g. --java-opt=-Xmx8g (repeatable)")
     parser.add_argument("--no-malloc-tuning", action="store_true",
                         help="do not set MALLOC_MMAP_THRESHOLD_/MALLOC_TRIM_THRESHOLD_ for numpy and PyTorch")
+    parser.add_argument("--omp-spin", action="store_true",
+                        help="do not set OMP_WAIT_POLICY=PASSIVE for numpy and PyTorch (OpenMP threads then spin at barriers)")
     parser.add_argument("--one-jvm", action="store_true",
                         help="run all workloads in one process per library and JDK (default: a fresh process per workload, "
                              "the libraries interleaved)")
@@ -603,10 +609,10 @@ def main():
         numpy_group = [n for n in group if n in NUMPY_WORKLOADS]
         if numpy_group:
             part, numpy_info = run_python("numpy", numpy_group, args.threads, args.repeat, args.warmup,
-                                          not args.no_malloc_tuning)
+                                          not args.no_malloc_tuning, not args.omp_spin)
             numpy_results.update(part)
         part, torch_info = run_python("torch", group, args.threads, args.repeat, args.warmup,
-                                      not args.no_malloc_tuning)
+                                      not args.no_malloc_tuning, not args.omp_spin)
         torch_results.update(part)
         for run in java_runs:
             part, header = run_java_once(run["java"], args.jar, group, args.threads, args.repeat, args.warmup,
@@ -627,7 +633,8 @@ def main():
     lines.append(f"- numpy {numpy_info.get('version', '(not run)')}, PyTorch {torch_info.get('version', '?')} "
                  f"(torch.get_num_threads() = {torch_info.get('threads', '?')}), Python {platform.python_version()}"
                  + (f", einops {torch_info['einops']}" if "einops" in torch_info else "")
-                 + ("" if args.no_malloc_tuning else ", " + " ".join(f"{k}={v}" for k, v in MALLOC_TUNING.items())))
+                 + ("" if args.no_malloc_tuning else ", " + " ".join(f"{k}={v}" for k, v in MALLOC_TUNING.items()))
+                 + ("" if args.omp_spin else ", OMP_WAIT_POLICY=" + os.environ.get("OMP_WAIT_POLICY", "PASSIVE")))
     lines.append("")
     columns = ["workload", "unit"] + [run["label"] for run in java_runs] + ["numpy", "PyTorch"] \
         + [f"{run['label'].replace('ein4j ', '')} vs best" for run in java_runs]

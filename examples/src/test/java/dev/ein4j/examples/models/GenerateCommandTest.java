@@ -15,9 +15,7 @@ import dev.ein4j.nn.io.Npy;
 import dev.ein4j.nn.io.SafeTensors;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,20 +38,14 @@ class GenerateCommandTest {
     @TempDir
     Path directory;
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final CommandOutput command = new CommandOutput();
 
     private int models(String... args) {
-        out.reset();
-        err.reset();
-        return ModelsCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return command.models(args);
     }
 
     private String errorLine() {
-        String text = err.toString(StandardCharsets.UTF_8);
-        assertThat(text.lines().count()).as("one line on stderr: %s", text).isEqualTo(1);
-        return text.strip();
+        return command.errorLine();
     }
 
     private static JsonObject fixtureCase(String folder, String name) throws IOException {
@@ -81,10 +73,10 @@ class GenerateCommandTest {
             Path output = directory.resolve(folder + "-out.npy");
             String newTokens = expected.get("max_new_tokens").getAsString();
             assertThat(models("generate", HF.resolve(folder).toString(), "--input", input.toString(), "--max-new-tokens", newTokens,
-                    "--output", output.toString())).as(err.toString(StandardCharsets.UTF_8)).isZero();
+                    "--output", output.toString())).as(command.err()).isZero();
             int[] sequences = flat(expected.getAsJsonArray("sequences"));
             int length = sequences.length / prompt.size();
-            assertThat(out.toString(StandardCharsets.UTF_8)).contains("int64[" + prompt.size() + ", " + length + "] ids");
+            assertThat(command.out()).contains("int64[" + prompt.size() + ", " + length + "] ids");
             assertThat(TokenIdFiles.holdsInt32(output)).isFalse();
             assertThat(Npy.read(output).shape()).containsExactly(prompt.size(), length);
             assertThat(Npy.read(output).toIntArray()).as(folder).containsExactly(sequences);
@@ -104,7 +96,11 @@ class GenerateCommandTest {
         byte[] bytes = Files.readAllBytes(file);
         String header = new String(bytes, 10, 118, StandardCharsets.US_ASCII);
         assertThat(bytes).hasSize(128 + 6 * 8);
-        assertThat(header).startsWith("{'descr': '<i8', 'fortran_order': False, 'shape': (2, 3), }").endsWith(" \n");
+        assertThat(header).isEqualTo("{'descr': '<i8', 'fortran_order': False, 'shape': (2, 3), }" + " ".repeat(58) + "\n");
+        java.nio.ByteBuffer data = java.nio.ByteBuffer.wrap(bytes, 128, 48).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (long value : new long[] {1, -2, 3, 2_000_000_000, 0, 7}) {
+            assertThat(data.getLong()).isEqualTo(value);
+        }
         assertThat(Npy.read(file).toIntArray()).containsExactly(1, -2, 3, 2_000_000_000, 0, 7);
     }
 
@@ -119,7 +115,7 @@ class GenerateCommandTest {
         String[] common = {"generate", model.toString(), "--input", input.toString(), "--max-new-tokens", "12", "--temperature",
             "1.5", "--top-k", "50", "--top-p", "0.95"};
         assertThat(models(concat(common, "--seed", "7", "--output", first.toString()))).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("(sampled)");
+        assertThat(command.out()).contains("(sampled)");
         assertThat(models(concat(common, "--seed", "7", "--output", again.toString()))).isZero();
         assertThat(models(concat(common, "--seed", "8", "--output", other.toString()))).isZero();
         assertThat(Npy.read(again).toIntArray()).containsExactly(Npy.read(first).toIntArray());
@@ -153,7 +149,7 @@ class GenerateCommandTest {
         Path folder = textFolder();
         String prompt = "Hello 🌍 world";
         assertThat(models("generate", folder.toString(), "--prompt", prompt, "--max-new-tokens", "10")).isZero();
-        String printed = out.toString(StandardCharsets.UTF_8);
+        String printed = command.out();
         Tokenizer tokenizer = Tokenizer.load(folder);
         int[] promptIds = tokenizer.encode(prompt);
         int[] all = TextGenerator.load(folder).generate(Tensor.of(promptIds, 1, promptIds.length), GenerationOptions.greedy(10))

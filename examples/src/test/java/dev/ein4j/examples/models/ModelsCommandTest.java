@@ -10,9 +10,7 @@ import dev.ein4j.nn.io.Npy;
 import dev.ein4j.nn.io.SafeTensors;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -29,20 +27,14 @@ class ModelsCommandTest {
     @TempDir
     Path directory;
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final CommandOutput command = new CommandOutput();
 
     private int models(String... args) {
-        out.reset();
-        err.reset();
-        return ModelsCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return command.models(args);
     }
 
     private String errorLine() {
-        String text = err.toString(StandardCharsets.UTF_8);
-        assertThat(text.lines().count()).as("one line on stderr: %s", text).isEqualTo(1);
-        return text.strip();
+        return command.errorLine();
     }
 
     private Path folder(String name, String config) throws IOException {
@@ -69,7 +61,7 @@ class ModelsCommandTest {
         writeInt64(input, new long[] {1, 7, 3, 49, 0, 12}, 2, 3);
         Path output = directory.resolve("logits.npy");
         assertThat(models("run", model.toString(), "--input", input.toString(), "--output", output.toString())).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("float32[2, 3, 50] logits of GPT2LMHeadModel");
+        assertThat(command.out()).contains("float32[2, 3, 50] logits of GPT2LMHeadModel");
         Tensor ids = Tensor.of(new int[] {1, 7, 3, 49, 0, 12}, 2, 3);
         float[] expected = ((LanguageModel) AutoModel.load(model)).logits(ids).toFloatArray();
         assertThat(Npy.read(output).toFloatArray()).isEqualTo(expected);
@@ -164,7 +156,7 @@ class ModelsCommandTest {
     void finetuneRunsFromTheCommandLine() throws IOException {
         Path vit = folder("vit", TinyFolders.VIT);
         assertThat(models("finetune", vit.toString(), "--steps", "3")).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8).lines().filter(line -> line.startsWith("step")).count()).isEqualTo(3);
+        assertThat(command.out().lines().filter(line -> line.startsWith("step")).count()).isEqualTo(3);
         Path gpt2 = folder("gpt2", TinyFolders.GPT2);
         assertThat(models("finetune", gpt2.toString())).isEqualTo(2);
         assertThat(errorLine()).contains("GPT2LMHeadModel is not an image classifier");

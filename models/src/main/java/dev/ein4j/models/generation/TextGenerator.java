@@ -186,6 +186,10 @@ public final class TextGenerator {
             return new int[0][];
         }
         GenerationConfig stop = options.stopTokens() != null ? options.stopTokens() : defaults;
+        if (stop.eosTokenIds().length > 0 && stop.padTokenId() >= model.vocabularySize()) {
+            throw new EinopsException("generate: the pad token " + stop.padTokenId() + " that follows a finished sequence is "
+                    + "outside the vocabulary [0, " + model.vocabularySize() + ")");
+        }
         TokenSampler sampler = new TokenSampler(options);
         double[] uniforms = options.isSampling() ? uniforms(options, steps, batch) : null;
         int vocabulary = model.vocabularySize();

@@ -148,6 +148,8 @@ class TextGeneratorTest {
         assertThatThrownBy(() -> generator.generate(Tensor.of(new int[] {1, 2}), options)).isInstanceOf(ShapeException.class);
         assertThatThrownBy(() -> generator.generate(Tensor.of(new int[] {1, 500}, 1, 2), options)).isInstanceOf(EinopsException.class)
                 .hasMessageContaining("prompt id [0, 1] is 500, outside the vocabulary [0, 100)");
+        assertThatThrownBy(() -> generator.generate(PROMPT, options.stopTokens(new GenerationConfig(new int[] {1}, 100))))
+                .isInstanceOf(EinopsException.class).hasMessageContaining("the pad token 100").hasMessageContaining("[0, 100)");
         PretrainedModel gpt2 = AutoModel.load(HfFolders.folder("gpt2-quick-gelu-unscaled"));   // 10 positions
         Tensor five = Tensor.of(new int[] {1, 2, 3, 4, 5}, 1, 5);
         assertThat(TextGenerator.of(gpt2).generate(five, GenerationOptions.greedy(6).stopTokens(GenerationConfig.NONE)).shape())
