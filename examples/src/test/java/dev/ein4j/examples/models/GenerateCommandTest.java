@@ -40,14 +40,6 @@ class GenerateCommandTest {
 
     private final CommandOutput command = new CommandOutput();
 
-    private int models(String... args) {
-        return command.models(args);
-    }
-
-    private String errorLine() {
-        return command.errorLine();
-    }
-
     private static JsonObject fixtureCase(String folder, String name) throws IOException {
         for (JsonElement element : JsonParser.parseString(Files.readString(HF.resolve(folder).resolve("generation.json")))
                 .getAsJsonObject().getAsJsonArray("cases")) {
@@ -72,7 +64,7 @@ class GenerateCommandTest {
             TokenIdFiles.writeInt64(input, flat(prompt), prompt.size(), flat(prompt).length / prompt.size());
             Path output = directory.resolve(folder + "-out.npy");
             String newTokens = expected.get("max_new_tokens").getAsString();
-            assertThat(models("generate", HF.resolve(folder).toString(), "--input", input.toString(), "--max-new-tokens", newTokens,
+            assertThat(command.models("generate", HF.resolve(folder).toString(), "--input", input.toString(), "--max-new-tokens", newTokens,
                     "--output", output.toString())).as(command.err()).isZero();
             int[] sequences = flat(expected.getAsJsonArray("sequences"));
             int length = sequences.length / prompt.size();
@@ -82,7 +74,7 @@ class GenerateCommandTest {
             assertThat(Npy.read(output).toIntArray()).as(folder).containsExactly(sequences);
 
             Npy.write(input, Npy.read(input)); // the same prompts as int32
-            assertThat(models("generate", HF.resolve(folder).toString(), "--max-new-tokens", newTokens, "--input", input.toString(),
+            assertThat(command.models("generate", HF.resolve(folder).toString(), "--max-new-tokens", newTokens, "--input", input.toString(),
                     "--output", output.toString())).isZero();
             assertThat(TokenIdFiles.holdsInt32(output)).isTrue();
             assertThat(Npy.read(output).toIntArray()).containsExactly(sequences);
@@ -114,10 +106,10 @@ class GenerateCommandTest {
         Path other = directory.resolve("other.npy");
         String[] common = {"generate", model.toString(), "--input", input.toString(), "--max-new-tokens", "12", "--temperature",
             "1.5", "--top-k", "50", "--top-p", "0.95"};
-        assertThat(models(concat(common, "--seed", "7", "--output", first.toString()))).isZero();
+        assertThat(command.models(concat(common, "--seed", "7", "--output", first.toString()))).isZero();
         assertThat(command.out()).contains("(sampled)");
-        assertThat(models(concat(common, "--seed", "7", "--output", again.toString()))).isZero();
-        assertThat(models(concat(common, "--seed", "8", "--output", other.toString()))).isZero();
+        assertThat(command.models(concat(common, "--seed", "7", "--output", again.toString()))).isZero();
+        assertThat(command.models(concat(common, "--seed", "8", "--output", other.toString()))).isZero();
         assertThat(Npy.read(again).toIntArray()).containsExactly(Npy.read(first).toIntArray());
         assertThat(Npy.read(other).toIntArray()).isNotEqualTo(Npy.read(first).toIntArray());
     }
@@ -148,7 +140,7 @@ class GenerateCommandTest {
     void aPromptStreamsItsContinuation() throws IOException {
         Path folder = textFolder();
         String prompt = "Hello 🌍 world";
-        assertThat(models("generate", folder.toString(), "--prompt", prompt, "--max-new-tokens", "10")).isZero();
+        assertThat(command.models("generate", folder.toString(), "--prompt", prompt, "--max-new-tokens", "10")).isZero();
         String printed = command.out();
         Tokenizer tokenizer = Tokenizer.load(folder);
         int[] promptIds = tokenizer.encode(prompt);
@@ -171,43 +163,43 @@ class GenerateCommandTest {
         String output = directory.resolve("out.npy").toString();
         String model = gpt2.toString();
 
-        assertThat(models("generate", model, "--input", ids.toString(), "--output", output)).isEqualTo(2);
-        assertThat(errorLine()).contains("missing --max-new-tokens").contains("usage: models generate DIR --input IDS.npy");
-        assertThat(models("generate", model, "--input", ids.toString(), "--max-new-tokens", "many", "--output", output)).isEqualTo(2);
-        assertThat(errorLine()).contains("--max-new-tokens takes an integer, got 'many'");
-        assertThat(models("generate", model, "--input", ids.toString(), "--max-new-tokens", "3")).isEqualTo(2);
-        assertThat(errorLine()).contains("missing --output");
-        assertThat(models("generate", model, "--prompt", "hi", "--input", ids.toString(), "--max-new-tokens", "3")).isEqualTo(2);
-        assertThat(errorLine()).contains("--prompt takes no --input or --output");
-        assertThat(models("generate", model, "--input", ids.toString(), "--max-new-tokens", "3", "--output", output, "--beam", "4"))
+        assertThat(command.models("generate", model, "--input", ids.toString(), "--output", output)).isEqualTo(2);
+        assertThat(command.errorLine()).contains("missing --max-new-tokens").contains("usage: models generate DIR --input IDS.npy");
+        assertThat(command.models("generate", model, "--input", ids.toString(), "--max-new-tokens", "many", "--output", output)).isEqualTo(2);
+        assertThat(command.errorLine()).contains("--max-new-tokens takes an integer, got 'many'");
+        assertThat(command.models("generate", model, "--input", ids.toString(), "--max-new-tokens", "3")).isEqualTo(2);
+        assertThat(command.errorLine()).contains("missing --output");
+        assertThat(command.models("generate", model, "--prompt", "hi", "--input", ids.toString(), "--max-new-tokens", "3")).isEqualTo(2);
+        assertThat(command.errorLine()).contains("--prompt takes no --input or --output");
+        assertThat(command.models("generate", model, "--input", ids.toString(), "--max-new-tokens", "3", "--output", output, "--beam", "4"))
                 .isEqualTo(2);
-        assertThat(errorLine()).contains("unexpected argument '--beam'");
-        assertThat(models("generate", model, "--input", ids.toString(), "--max-new-tokens", "3", "--output")).isEqualTo(2);
-        assertThat(errorLine()).contains("missing value after --output");
+        assertThat(command.errorLine()).contains("unexpected argument '--beam'");
+        assertThat(command.models("generate", model, "--input", ids.toString(), "--max-new-tokens", "3", "--output")).isEqualTo(2);
+        assertThat(command.errorLine()).contains("missing value after --output");
 
-        assertThat(models("generate", directory.resolve("absent").toString(), "--input", ids.toString(), "--max-new-tokens", "3",
+        assertThat(command.models("generate", directory.resolve("absent").toString(), "--input", ids.toString(), "--max-new-tokens", "3",
                 "--output", output)).isEqualTo(2);
-        assertThat(errorLine()).contains("absent: not a directory");
-        assertThat(models("generate", HF.resolve("bert-untied-relu").toString(), "--input", ids.toString(), "--max-new-tokens", "3",
+        assertThat(command.errorLine()).contains("absent: not a directory");
+        assertThat(command.models("generate", HF.resolve("bert-untied-relu").toString(), "--input", ids.toString(), "--max-new-tokens", "3",
                 "--output", output)).isEqualTo(2);
-        assertThat(errorLine()).contains("BertForMaskedLM is not a causal language model");
-        assertThat(models("generate", model, "--prompt", "hi", "--max-new-tokens", "3")).isEqualTo(2);
-        assertThat(errorLine()).contains("has no tokenizer.json: --prompt needs one");
-        assertThat(models("generate", model, "--input", floats.toString(), "--max-new-tokens", "3", "--output", output)).isEqualTo(2);
-        assertThat(errorLine()).contains("prompts are input_ids, int32 or int64 [batch, tokens], got float32[1, 4]");
-        assertThat(models("generate", model, "--input", cube.toString(), "--max-new-tokens", "3", "--output", output)).isEqualTo(2);
-        assertThat(errorLine()).contains("got int32[1, 2, 2]");
-        assertThat(models("generate", model, "--input", ids.toString(), "--max-new-tokens", "20", "--output", output)).isEqualTo(2);
-        assertThat(errorLine()).contains("4 prompt tokens and 20 new ones need 23 positions, but the model has learned 16");
-        assertThat(models("generate", model, "--input", ids.toString(), "--max-new-tokens", "3", "--top-p", "2", "--output", output))
+        assertThat(command.errorLine()).contains("BertForMaskedLM is not a causal language model");
+        assertThat(command.models("generate", model, "--prompt", "hi", "--max-new-tokens", "3")).isEqualTo(2);
+        assertThat(command.errorLine()).contains("has no tokenizer.json: --prompt needs one");
+        assertThat(command.models("generate", model, "--input", floats.toString(), "--max-new-tokens", "3", "--output", output)).isEqualTo(2);
+        assertThat(command.errorLine()).contains("prompts are input_ids, int32 or int64 [batch, tokens], got float32[1, 4]");
+        assertThat(command.models("generate", model, "--input", cube.toString(), "--max-new-tokens", "3", "--output", output)).isEqualTo(2);
+        assertThat(command.errorLine()).contains("got int32[1, 2, 2]");
+        assertThat(command.models("generate", model, "--input", ids.toString(), "--max-new-tokens", "20", "--output", output)).isEqualTo(2);
+        assertThat(command.errorLine()).contains("4 prompt tokens and 20 new ones need 23 positions, but the model has learned 16");
+        assertThat(command.models("generate", model, "--input", ids.toString(), "--max-new-tokens", "3", "--top-p", "2", "--output", output))
                 .isEqualTo(2);
-        assertThat(errorLine()).contains("top-p must be in (0, 1], got 2.0");
+        assertThat(command.errorLine()).contains("top-p must be in (0, 1], got 2.0");
         Npy.write(ids, Tensor.of(new int[] {1, 128}, 1, 2));
-        assertThat(models("generate", model, "--input", ids.toString(), "--max-new-tokens", "3", "--output", output)).isEqualTo(2);
-        assertThat(errorLine()).contains("prompt id [0, 1] is 128, outside the vocabulary [0, 128)");
+        assertThat(command.models("generate", model, "--input", ids.toString(), "--max-new-tokens", "3", "--output", output)).isEqualTo(2);
+        assertThat(command.errorLine()).contains("prompt id [0, 1] is 128, outside the vocabulary [0, 128)");
         Files.writeString(ids, "not numpy");
-        assertThat(models("generate", model, "--input", ids.toString(), "--max-new-tokens", "3", "--output", output)).isEqualTo(2);
-        assertThat(errorLine()).startsWith("models: " + ids);
+        assertThat(command.models("generate", model, "--input", ids.toString(), "--max-new-tokens", "3", "--output", output)).isEqualTo(2);
+        assertThat(command.errorLine()).startsWith("models: " + ids);
         assertThat(Files.exists(Path.of(output))).isFalse();
     }
 }
