@@ -3,6 +3,7 @@ package dev.ein4j.examples.models;
 import dev.ein4j.backend.Backends;
 import dev.ein4j.error.EinopsException;
 import dev.ein4j.ir.DType;
+import dev.ein4j.models.generation.GenerationConfig;
 import dev.ein4j.models.generation.GenerationOptions;
 import dev.ein4j.models.generation.TextGenerator;
 import dev.ein4j.nn.io.Npy;
@@ -30,7 +31,9 @@ import java.util.Arrays;
  * tokenizer.json: it prints the prompt, then streams the new text as it is generated. Greedy unless
  * a sampling option is given: {@code --temperature}, {@code --top-k}, {@code --top-p} (applied in that
  * order, as transformers' warpers; an option not given is not applied) or {@code --seed} (seed 0 when
- * not given). A bad folder, shape, dtype or option is one line on stderr and exit status 2.
+ * not given). A bad folder, shape, dtype or option is one line on stderr and exit status 2; settings of
+ * generation_config.json that transformers would apply and this command does not (repetition_penalty,
+ * do_sample, ...: {@link GenerationConfig#unappliedSettings}) are a warning line each on stderr.
  */
 final class GenerateCommand {
 
@@ -73,6 +76,10 @@ final class GenerateCommand {
                 return RunCommand.fail(err, arguments.folder() + " has no tokenizer.json: --prompt needs one (give ids with --input)");
             }
             TextGenerator generator = TextGenerator.load(arguments.folder());
+            for (String setting : GenerationConfig.unappliedSettings(arguments.folder())) {
+                err.println("models generate: warning: " + GenerationConfig.FILE + " sets " + setting
+                        + ", which transformers' generate applies and this command does not");
+            }
             GenerationOptions options = options(arguments);
             if (arguments.prompt() != null) {
                 out.print(arguments.prompt());

@@ -152,6 +152,23 @@ class GenerateCommandTest {
     }
 
     @Test
+    void generationSettingsThatAreNotAppliedAreWarnedAbout() throws IOException {
+        Path folder = Files.createDirectories(directory.resolve("copy"));
+        try (var files = Files.list(HF.resolve("gpt2-tied-gelu-new"))) {
+            for (Path file : files.toList()) {
+                Files.copy(file, folder.resolve(file.getFileName().toString()));
+            }
+        }
+        Files.writeString(folder.resolve("generation_config.json"), "{\"eos_token_id\": 0, \"repetition_penalty\": 1.2}");
+        Path input = directory.resolve("ids.npy");
+        Npy.write(input, Tensor.of(new int[] {1, 2, 3}, 1, 3));
+        assertThat(command.models("generate", folder.toString(), "--input", input.toString(), "--max-new-tokens", "2", "--output",
+                directory.resolve("out.npy").toString())).isZero();
+        assertThat(command.errorLine()).isEqualTo("models generate: warning: generation_config.json sets repetition_penalty=1.2, "
+                + "which transformers' generate applies and this command does not");
+    }
+
+    @Test
     void badFoldersShapesTypesAndOptionsAreOneLineAndStatusTwo() throws IOException {
         Path gpt2 = HF.resolve("gpt2-tied-gelu-new"); // 128 ids, 16 positions
         Path ids = directory.resolve("ids.npy");

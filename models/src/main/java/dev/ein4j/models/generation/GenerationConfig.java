@@ -6,7 +6,9 @@ import dev.ein4j.models.ModelLoadException;
 import dev.ein4j.models.tokenizer.Tokenizer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -80,6 +82,48 @@ public record GenerationConfig(int[] eosTokenIds, int padTokenId) {
             return stoppingAt(eos);
         }
         return new GenerationConfig(eos, pad);
+    }
+
+    /**
+     * The settings of a folder's generation_config.json that transformers' {@code generate} would apply
+     * by default and this library does not: logits processors that act in greedy decoding too
+     * (repetition_penalty, no_repeat_ngram_size, min_length, bad_words_ids, forced or suppressed
+     * tokens, ...), beam search, and do_sample (here sampling is chosen by the options). A caller
+     * comparing tokens with transformers should know of them.
+     *
+     * @param folder a model folder
+     * @return "key=value" for each such setting, empty when there is none or no generation_config.json
+     * @throws ModelLoadException if the file is malformed
+     */
+    public static List<String> unappliedSettings(Path folder) {
+        Objects.requireNonNull(folder, "folder");
+        Path file = folder.resolve(FILE);
+        if (!Files.isRegularFile(file)) {
+            return List.of();
+        }
+        ModelConfig generation = ModelConfig.read(file);
+        List<String> found = new ArrayList<>();
+        for (String key : List.of("repetition_penalty", "encoder_repetition_penalty")) {
+            addIf(found, key, generation.number(key, 1.0), generation.number(key, 1.0) != 1.0);
+        }
+        for (String key : List.of("no_repeat_ngram_size", "encoder_no_repeat_ngram_size", "min_length")) {
+            addIf(found, key, generation.number(key, 0), generation.number(key, 0) != 0);
+        }
+        addIf(found, "num_beams", generation.number("num_beams", 1), generation.number("num_beams", 1) != 1);
+        addIf(found, "do_sample", true, generation.bool("do_sample", false));
+        addIf(found, "renormalize_logits", true, generation.bool("renormalize_logits", false));
+        for (String key : List.of("min_new_tokens", "bad_words_ids", "forced_bos_token_id", "forced_eos_token_id",
+                "suppress_tokens", "begin_suppress_tokens", "sequence_bias", "exponential_decay_length_penalty", "stop_strings")) {
+            addIf(found, key, "set", generation.has(key));
+        }
+        return List.copyOf(found);
+    }
+
+    private static void addIf(List<String> found, String key, Object value, boolean condition) {
+        if (condition) {
+            boolean whole = value instanceof Double number && number == Math.rint(number) && !Double.isInfinite(number);
+            found.add(key + "=" + (whole ? String.valueOf(((Double) value).longValue()) : value));
+        }
     }
 
     /**

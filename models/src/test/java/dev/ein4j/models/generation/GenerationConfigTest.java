@@ -51,6 +51,19 @@ class GenerationConfigTest {
     }
 
     @Test
+    void settingsTransformersWouldApplyAndThisLibraryDoesNotAreListed() throws IOException {
+        Path folder = HfFolders.copy("gpt2-untied-relu", directory);
+        assertThat(GenerationConfig.unappliedSettings(folder)).as("no generation_config.json").isEmpty();
+        Files.writeString(folder.resolve(GenerationConfig.FILE), "{\"eos_token_id\": 0, \"repetition_penalty\": 1.0, "
+                + "\"num_beams\": 1, \"do_sample\": false, \"bad_words_ids\": null}");
+        assertThat(GenerationConfig.unappliedSettings(folder)).as("neutral values").isEmpty();
+        Files.writeString(folder.resolve(GenerationConfig.FILE), "{\"repetition_penalty\": 1.3, \"num_beams\": 4, "
+                + "\"do_sample\": true, \"top_k\": 20, \"suppress_tokens\": [5]}");
+        assertThat(GenerationConfig.unappliedSettings(folder))
+                .containsExactly("repetition_penalty=1.3", "num_beams=4", "do_sample=true", "suppress_tokens=set");
+    }
+
+    @Test
     void malformedValuesAreClearErrors() throws IOException {
         Path folder = HfFolders.copy("gpt2-untied-relu", directory);
         Files.writeString(folder.resolve(GenerationConfig.FILE), "{\"eos_token_id\": \"end\"}");
