@@ -3,14 +3,16 @@
 one or more JDKs, in one session, and prints a side-by-side markdown table.
 
     python3 benchmarks/compare.py [--threads N] [--jdk PATH ...] [--repeat R] [--warmup S] [--java-opt OPT ...]
-                                  [--one-jvm] [--no-malloc-tuning] [--jar PATH] [--json FILE] [WORKLOAD ...]
+                                  [--one-jvm] [--no-malloc-tuning] [--omp-spin] [--jar PATH] [--json FILE] [WORKLOAD ...]
 
 numpy and PyTorch run in subprocesses of this script, so that their thread settings apply before
 the libraries load: OMP_NUM_THREADS, OPENBLAS_NUM_THREADS and MKL_NUM_THREADS are set to N, and
 OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are removed (set in this environment, they halve OpenBLAS),
 and glibc's MALLOC_MMAP_THRESHOLD_ / MALLOC_TRIM_THRESHOLD_ are set to the values a long-running
 process ends with (32 / 64 MiB), else a fresh process page-faults on every large temporary
-(--no-malloc-tuning leaves them unset).
+(--no-malloc-tuning leaves them unset), and OMP_WAIT_POLICY is set to PASSIVE: PyTorch's OpenMP threads
+otherwise spin at every barrier, and on this shared, oversubscribed VM the spinning threads take the
+cores the working ones need (gpt2-decode: 0.8 tokens/s spinning, 7.5 passive; --omp-spin leaves it unset).
 PyTorch also gets torch.set_num_threads(N). The Java command line gets --threads N.
 
 The workloads run one at a time, each in turn with numpy, PyTorch and every JDK, each in a fresh
@@ -52,6 +54,7 @@ WORKLOADS = [
     "conv2d-fwd-c64", "conv2d-fwd-bwd-c64", "conv2d-fwd-c3", "conv2d-fwd-bwd-c3",
     "cnn-step",
     "resnet18-fwd", "vit-tiny-fwd",
+    "gpt2-decode",
 ]
 NUMPY_WORKLOADS = {"matmul-256", "matmul-512", "matmul-1024", "matmul-2048",
                    "transpose", "rearrange-overhead", "softmax"}
@@ -65,6 +68,7 @@ UNITS = {
     "conv2d-fwd-c3": "GFLOP/s", "conv2d-fwd-bwd-c3": "GFLOP/s",
     "cnn-step": "ms/step",
     "resnet18-fwd": "ms/batch", "vit-tiny-fwd": "ms/batch",
+    "gpt2-decode": "tokens/s",
 }
 TIME_UNITS = {"ms/step", "ms/batch", "us/call"}
 REARRANGE_CALLS = 100_000
@@ -72,9 +76,12 @@ CONV_CASES = {"c64": (32, 64, 32, 64, 3, 1), "c3": (64, 3, 32, 32, 5, 0)}  # N, 
 # Hugging Face image classifiers, saved once with random weights by transformers into MODELS_DIR (a
 # folder per model with pixel_values.npy): PyTorch loads them with from_pretrained, ein4j-bench with
 # AutoModel (the environment variable EIN4J_BENCH_MODELS), so both run the same weights on the same pixels.
-MODEL_FOLDERS = {"resnet18-fwd": "resnet18", "vit-tiny-fwd": "vit-tiny"}
+MODEL_FOLDERS = {"resnet18-fwd": "resnet18", "vit-tiny-fwd": "vit-tiny", "gpt2-decode": "gpt2"}
 MODELS_DIR = os.path.join(HERE, "target", "hf-models")
 MODEL_BATCH, MODEL_IMAGE = 4, 224
+# gpt2-decode: GPT-2 small's shape with random weights, batch 1, a 32-token prompt, 32 greedy new tokens with the
+# key/value cache and no stop token; the figure is new tokens per second of the whole generate call
+DECODE_PROMPT, DECODE_NEW_TOKENS = 32, 32
 
 
 def conv_flops(case, backward):
@@ -101,6 +108,8 @@ def work(name):
         return conv_flops(name.rsplit("-", 1)[1], True)
     if name.startswith("conv2d-fwd-"):
         return conv_flops(name.rsplit("-", 1)[1], False)
+    if name == "gpt2-decode":
+        return DECODE_NEW_TOKENS
     return 1.0
 
 
@@ -108,6 +117,8 @@ def figure(name, median_ms):
     unit = UNITS[name]
     if unit in ("GFLOP/s", "GB/s"):
         return work(name) / (median_ms * 1e6)
+    if unit == "tokens/s":
+        return work(name) / (median_ms / 1e3)
     if unit == "us/call":
         return median_ms * 1e3 / work(name)
     return median_ms
@@ -118,13 +129,21 @@ def prepare_model_folders(names):
     needed = [MODEL_FOLDERS[n] for n in names if n in MODEL_FOLDERS]
     for folder in needed:
         path = os.path.join(MODELS_DIR, folder)
-        if os.path.exists(os.path.join(path, "pixel_values.npy")):
+        if os.path.exists(os.path.join(path, "pixel_values.npy")) or os.path.exists(os.path.join(path, "input_ids.npy")):
             continue
         import numpy as np
         import torch
         from transformers import (ResNetConfig, ResNetForImageClassification, ViTConfig,
                                   ViTForImageClassification)
         torch.manual_seed(0)
+        if folder == "gpt2":
+            from transformers import GPT2Config, GPT2LMHeadModel
+            model = GPT2LMHeadModel(GPT2Config(vocab_size=50257, n_positions=1024, n_embd=768, n_layer=12, n_head=12))
+            model.eval().save_pretrained(path, safe_serialization=True)
+            ids = np.random.default_rng(0).integers(0, 50257, size=(1, DECODE_PROMPT)).astype(np.int64)
+            np.save(os.path.join(path, "input_ids.npy"), ids)
+            print(f"# wrote {path}", file=sys.stderr, flush=True)
+            continue
         if folder == "resnet18":
             model = ResNetForImageClassification(ResNetConfig(
                 embedding_size=64, hidden_sizes=[64, 128, 256, 512], depths=[2, 2, 2, 2], layer_type="basic",
@@ -280,6 +299,8 @@ def torch_workload(name):
             h = F.relu(F.linear(h, p[4], p[5]))
             return F.cross_entropy(F.linear(h, p[6], p[7]), labels)
         return sgd_step(loss_of, params)
+    if name == "gpt2-decode":
+        return torch_decode()
     if name in MODEL_FOLDERS:
         import numpy as np
         from transformers import AutoModelForImageClassification
@@ -292,6 +313,53 @@ def torch_workload(name):
                 return model(pixel_values=pixels).logits
         return forward
     return None
+
+
+def torch_decode():
+    """transformers' generate, greedy with its key/value cache, on the folder ein4j-bench loads; no stop token."""
+    import numpy as np
+    import torch
+    from transformers import GPT2LMHeadModel
+    path = os.path.join(os.environ.get("EIN4J_BENCH_MODELS", MODELS_DIR), MODEL_FOLDERS["gpt2-decode"])
+    model = GPT2LMHeadModel.from_pretrained(path, dtype=torch.float32).eval()
+    model.generation_config.eos_token_id = None
+    model.generation_config.pad_token_id = None
+    ids = torch.from_numpy(np.load(os.path.join(path, "input_ids.npy")))
+    mask = torch.ones_like(ids)
+
+    def generate():
+        with torch.no_grad():
+            out = model.generate(ids, attention_mask=mask, max_new_tokens=DECODE_NEW_TOKENS, do_sample=False)
+        if out.shape[1] != DECODE_PROMPT + DECODE_NEW_TOKENS:
+            raise RuntimeError(f"generated {out.shape[1]} positions")
+        return out
+    return generate
+
+
+def weight_bytes_gpt2():
+    """float32 bytes of GPT-2 small's weights (the head is tied to wte), each read once per decode step."""
+    layers, width, vocab, positions = 12, 768, 50257, 1024
+    per_layer = (width * 3 * width + 3 * width) + (width * width + width) + 2 * (width * 4 * width) + 4 * width + width \
+        + 4 * width
+    return 4 * (vocab * width + positions * width + layers * per_layer + 2 * width)
+
+
+def memory_bandwidth(threads):
+    """Copy bandwidth with numpy (read + write bytes of a 512 MiB copy, median of 10), in a subprocess with N threads."""
+    code = ("import numpy as np, time, statistics\n"
+            "a = np.ones(128 << 20, dtype=np.float32); b = np.empty_like(a)\n"
+            "for _ in range(3): np.copyto(b, a)\n"
+            "t = []\n"
+            "for _ in range(10):\n"
+            "    s = time.perf_counter(); np.copyto(b, a); t.append(time.perf_counter() - s)\n"
+            "print(2 * a.nbytes / statistics.median(t) / 1e9, 2 * a.nbytes / min(t) / 1e9)\n")
+    done = subprocess.run([sys.executable, "-c", code], env=python_env(threads), stdout=subprocess.PIPE, text=True,
+                          check=False)
+    try:
+        median, best = (float(x) for x in done.stdout.split())
+        return median, best
+    except ValueError:
+        return None, None
 
 
 def sgd_step(loss_of, params):
@@ -353,7 +421,7 @@ def worker(library, names, threads, repeat, warmup):
 MALLOC_TUNING = {"MALLOC_MMAP_THRESHOLD_": str(32 << 20), "MALLOC_TRIM_THRESHOLD_": str(64 << 20)}
 
 
-def python_env(threads, malloc_tuning=True):
+def python_env(threads, malloc_tuning=True, omp_passive=True):
     env = dict(os.environ)
     env.pop("OPENBLAS_CORETYPE", None)
     env.pop("OPENBLAS_L2_SIZE", None)
@@ -362,17 +430,19 @@ def python_env(threads, malloc_tuning=True):
     if malloc_tuning:
         for variable, value in MALLOC_TUNING.items():
             env.setdefault(variable, value)
+    if omp_passive:
+        env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     return env
 
 
-def run_python(library, names, threads, repeat, warmup, malloc_tuning=True):
+def run_python(library, names, threads, repeat, warmup, malloc_tuning=True, omp_passive=True):
     command = [sys.executable, os.path.abspath(__file__), "--worker", library, "--threads", str(threads),
                "--warmup", str(warmup)]
     if repeat:
         command += ["--repeat", str(repeat)]
     command += names
     print(f"# running {library} ...", file=sys.stderr, flush=True)
-    done = subprocess.run(command, env=python_env(threads, malloc_tuning), stdout=subprocess.PIPE,
+    done = subprocess.run(command, env=python_env(threads, malloc_tuning, omp_passive), stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True, check=False)
     results, info = {}, {}
     for line in done.stdout.splitlines():
@@ -493,6 +563,8 @@ def main():
                         help="a JVM option for the ein4j runs, e.g. --java-opt=-Xmx8g (repeatable)")
     parser.add_argument("--no-malloc-tuning", action="store_true",
                         help="do not set MALLOC_MMAP_THRESHOLD_/MALLOC_TRIM_THRESHOLD_ for numpy and PyTorch")
+    parser.add_argument("--omp-spin", action="store_true",
+                        help="do not set OMP_WAIT_POLICY=PASSIVE for numpy and PyTorch (OpenMP threads then spin at barriers)")
     parser.add_argument("--one-jvm", action="store_true",
                         help="run all workloads in one process per library and JDK (default: a fresh process per workload, "
                              "the libraries interleaved)")
@@ -537,10 +609,10 @@ def main():
         numpy_group = [n for n in group if n in NUMPY_WORKLOADS]
         if numpy_group:
             part, numpy_info = run_python("numpy", numpy_group, args.threads, args.repeat, args.warmup,
-                                          not args.no_malloc_tuning)
+                                          not args.no_malloc_tuning, not args.omp_spin)
             numpy_results.update(part)
         part, torch_info = run_python("torch", group, args.threads, args.repeat, args.warmup,
-                                      not args.no_malloc_tuning)
+                                      not args.no_malloc_tuning, not args.omp_spin)
         torch_results.update(part)
         for run in java_runs:
             part, header = run_java_once(run["java"], args.jar, group, args.threads, args.repeat, args.warmup,
@@ -561,7 +633,8 @@ def main():
     lines.append(f"- numpy {numpy_info.get('version', '(not run)')}, PyTorch {torch_info.get('version', '?')} "
                  f"(torch.get_num_threads() = {torch_info.get('threads', '?')}), Python {platform.python_version()}"
                  + (f", einops {torch_info['einops']}" if "einops" in torch_info else "")
-                 + ("" if args.no_malloc_tuning else ", " + " ".join(f"{k}={v}" for k, v in MALLOC_TUNING.items())))
+                 + ("" if args.no_malloc_tuning else ", " + " ".join(f"{k}={v}" for k, v in MALLOC_TUNING.items()))
+                 + ("" if args.omp_spin else ", OMP_WAIT_POLICY=" + os.environ.get("OMP_WAIT_POLICY", "PASSIVE")))
     lines.append("")
     columns = ["workload", "unit"] + [run["label"] for run in java_runs] + ["numpy", "PyTorch"] \
         + [f"{run['label'].replace('ein4j ', '')} vs best" for run in java_runs]
@@ -599,6 +672,25 @@ def main():
         row = [f"`{name}`"] + [spread(run["results"].get(name)) for run in java_runs]
         row += [spread(numpy_results.get(name)), spread(torch_results.get(name))]
         lines.append("| " + " | ".join(row) + " |")
+    if "gpt2-decode" in names:
+        median_bw, best_bw = memory_bandwidth(args.threads)
+        weights = weight_bytes_gpt2()
+        lines.append("")
+        lines.append(f"gpt2-decode reads every weight once per new token ({weights / 1e6:.1f} MB of float32): tokens/s x weight "
+                     f"bytes against this machine's copy bandwidth (numpy, 512 MiB, read + write: median "
+                     f"{fmt(median_bw)} GB/s, best {fmt(best_bw)} GB/s, measured after the workloads):")
+        lines.append("")
+        lines.append("| library | tokens/s | weight bytes read, GB/s | of the median copy bandwidth |")
+        lines.append("|---|---:|---:|---:|")
+        decode_rows = [(run["label"], run["results"].get("gpt2-decode")) for run in java_runs]
+        decode_rows.append(("PyTorch + transformers", torch_results.get("gpt2-decode")))
+        for label, result in decode_rows:
+            if result is None or "error" in result:
+                lines.append(f"| {label} | {cell(result)} | – | – |")
+                continue
+            rate = result["figure"] * weights / 1e9
+            share = f"{100 * rate / median_bw:.0f} %" if median_bw else "–"
+            lines.append(f"| {label} | {fmt(result['figure'])} | {fmt(rate)} | {share} |")
     errors = [(run["label"], name, r["error"]) for run in java_runs for name, r in run["results"].items()
               if "error" in r]
     errors += [(lib, name, r["error"]) for lib, res in (("numpy", numpy_results), ("PyTorch", torch_results))

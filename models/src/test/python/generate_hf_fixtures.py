@@ -8,6 +8,14 @@ with save_pretrained (safetensors) into models/src/test/resources/hf/<name>/ and
   logits.npy           the head's logits in evaluation mode (float32)
   attention_mask.npy   (some language models) an int64 [b, t] mask with padding, and
   masked_logits.npy    the logits under that mask
+  generation.json      (causal language models) greedy generate(do_sample=False) of seeded prompts, per case:
+                       the prompt ids, max_new_tokens, the eos and pad ids it ran with, the returned sequences
+
+generation.json is computed from the saved folder (from_pretrained in float32), so that
+
+    python3 models/src/test/python/generate_hf_fixtures.py --generation-only [NAME ...]
+
+adds it to existing folders without rewriting their weights.
 
 Half-precision cases save float16/bfloat16 weights; their logits are computed in float32 from the
 rounded weights, which is what a reader that widens them computes.
@@ -162,6 +170,41 @@ def logits_of(model, inputs, mask=None):
         return model(input_ids=ids, attention_mask=torch.from_numpy(mask)).logits.numpy()
 
 
+def generation_cases(folder, config, index):
+    """Greedy generate() of a saved causal model: stopping at the config's eos, at none, at a token the
+    second prompt reaches on its third step (so one sequence of the batch is padded), and one prompt alone."""
+    model = transformers.AutoModelForCausalLM.from_pretrained(folder, dtype=torch.float32).eval()
+    rng = np.random.default_rng(2000 + index)
+    vocab = config.vocab_size
+    positions = getattr(config, "n_positions", None) or 1 << 20
+    prompts = rng.integers(0, vocab, size=(2, 4))
+    new_tokens = min(8, positions - prompts.shape[1] + 1)  # the last token is never fed back: t + n - 1 positions
+
+    def run(prompt, eos, pad, steps):
+        model.generation_config.eos_token_id = eos
+        model.generation_config.pad_token_id = pad
+        with torch.no_grad():
+            ids = torch.from_numpy(prompt).long()
+            out = model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=steps, do_sample=False)
+        return dict(prompt=prompt.tolist(), max_new_tokens=steps,
+                    eos_token_id=[] if eos is None else ([eos] if isinstance(eos, int) else list(eos)),
+                    pad_token_id=pad, sequences=out.tolist())
+
+    cases = []
+    eos = config.eos_token_id
+    cases.append(dict(name="config-eos", **run(prompts, eos, eos if isinstance(eos, int) else eos[0], new_tokens)))
+    free = run(prompts, None, None, new_tokens)
+    cases.append(dict(name="no-eos", **free))
+    stop = free["sequences"][1][prompts.shape[1] + 2]
+    pad = (stop + 1) % vocab
+    cases.append(dict(name="stop-token", **run(prompts, [stop, (stop + 7) % vocab], pad, new_tokens)))
+    single = rng.integers(0, vocab, size=(1, 3))
+    cases.append(dict(name="single", **run(single, None, None, min(6, positions - 2))))
+    with open(os.path.join(folder, "generation.json"), "w") as out:
+        json.dump({"transformers": transformers.__version__, "torch": torch.__version__, "cases": cases}, out)
+        out.write("\n")
+
+
 def generate(case, index):
     torch.manual_seed(1000 + index)
     np.random.seed(1000 + index)
@@ -186,16 +229,24 @@ def generate(case, index):
     generation = os.path.join(folder, "generation_config.json")
     if os.path.exists(generation):
         os.remove(generation)  # text generation settings: not read by these tests
+    if case["model"] in (GPT2LMHeadModel, LlamaForCausalLM):
+        generation_cases(folder, case["config"], index)
     size = sum(os.path.getsize(os.path.join(folder, f)) for f in os.listdir(folder))
     print(f"{case['name']:36s} {size / 1024:7.1f} KiB  {sorted(os.listdir(folder))}")
 
 
 def main():
-    names = set(sys.argv[1:])
+    only_generation = "--generation-only" in sys.argv[1:]
+    names = set(sys.argv[1:]) - {"--generation-only"}
     print(f"transformers {transformers.__version__}, torch {torch.__version__}")
     for index, case in enumerate(CASES):
-        if not names or case["name"] in names:
+        if names and case["name"] not in names:
+            continue
+        if not only_generation:
             generate(case, index)
+        elif case["model"] in (GPT2LMHeadModel, LlamaForCausalLM):
+            generation_cases(os.path.join(ROOT, case["name"]), case["config"], index)
+            print(f"{case['name']:36s} generation.json")
 
 
 if __name__ == "__main__":

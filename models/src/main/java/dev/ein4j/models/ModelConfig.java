@@ -252,6 +252,20 @@ public final class ModelConfig {
     }
 
     /**
+     * For keys that hold one integer or a list of them ({@code eos_token_id}).
+     *
+     * @param key a key holding an integer or an array of integers
+     * @return the integers (one for a single integer), empty when the key is absent or null
+     */
+    public int[] integerOrIntegers(String key) {
+        Objects.requireNonNull(key, "key");
+        if (has(key) && json.get(key).isJsonArray()) {
+            return integers(key, new int[0]);
+        }
+        return has(key) ? new int[] {integerValue(key, json.get(key))} : new int[0];
+    }
+
+    /**
      * @param key a key holding an array of strings
      * @return the strings, empty when the key is absent or null
      */

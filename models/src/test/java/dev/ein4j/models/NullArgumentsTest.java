@@ -12,6 +12,13 @@ import dev.ein4j.models.bert.BertResidualOutput;
 import dev.ein4j.models.convnext.ConvNextConfig;
 import dev.ein4j.models.convnext.ConvNextForImageClassification;
 import dev.ein4j.models.convnext.ConvNextLayer;
+import dev.ein4j.models.generation.CausalLanguageModel;
+import dev.ein4j.models.generation.DecodeStep;
+import dev.ein4j.models.generation.GenerationConfig;
+import dev.ein4j.models.generation.GenerationOptions;
+import dev.ein4j.models.generation.KeyValueCache;
+import dev.ein4j.models.generation.TextGenerator;
+import dev.ein4j.models.generation.TokenListener;
 import dev.ein4j.models.gpt2.Conv1D;
 import dev.ein4j.models.gpt2.Gpt2Attention;
 import dev.ein4j.models.gpt2.Gpt2Block;
@@ -64,7 +71,7 @@ import org.junit.jupiter.api.Test;
 class NullArgumentsTest {
 
     /** Parameters whose javadoc says null means "none". */
-    private static final Set<String> NULLABLE = Set.of("keep", "kept", "keyKept", "fallback", "activation");
+    private static final Set<String> NULLABLE = Set.of("keep", "kept", "keyKept", "fallback", "activation", "tokenizer");
 
     private static final ModelConfig GPT2_JSON = config("gpt2-quick-gelu-unscaled");
     private static final ModelConfig BERT_JSON = config("bert-untied-relu");
@@ -99,7 +106,19 @@ class NullArgumentsTest {
             Map.entry(MobileNetV2Config.class, () -> MobileNetV2Config.from(MOBILENET_JSON)),
             Map.entry(ConvNextConfig.class, () -> ConvNextConfig.from(CONVNEXT_JSON)),
             Map.entry(LlamaRope.class, () -> LlamaConfig.from(LLAMA_JSON).rope()),
-            Map.entry(BertEmbeddings.class, () -> new BertEmbeddings(BertConfig.from(BERT_JSON))));
+            Map.entry(BertEmbeddings.class, () -> new BertEmbeddings(BertConfig.from(BERT_JSON))),
+            Map.entry(PretrainedModel.class, () -> Gpt2LmHeadModel.fromConfig(GPT2_JSON)),
+            Map.entry(KeyValueCache.class, NullArgumentsTest::cache),
+            Map.entry(DecodeStep.class, () -> DecodeStep.of(cache(), 0, 1)),
+            Map.entry(GenerationOptions.class, () -> GenerationOptions.greedy(1)),
+            Map.entry(GenerationConfig.class, () -> GenerationConfig.NONE),
+            Map.entry(TokenListener.class, () -> (TokenListener) tokens -> { }),
+            Map.entry(java.util.function.Consumer.class, () -> (java.util.function.Consumer<String>) text -> { }),
+            Map.entry(dev.ein4j.tensor.Generator.class, () -> new dev.ein4j.tensor.Generator(1)));
+
+    private static KeyValueCache cache() {
+        return KeyValueCache.allocate(1, 1, 2, 4, 2);
+    }
 
     private static final List<Class<?>> API = List.of(AutoModel.class, ModelConfig.class, Checkpoint.class,
             PretrainedModel.class, LanguageModel.class, ImageClassifier.class, AttentionHeads.class, HfActivations.class,
@@ -111,7 +130,8 @@ class NullArgumentsTest {
             VitEmbeddings.class, VitLayer.class, ResNetConfig.class, ResNetForImageClassification.class, ResNetConvLayer.class,
             ResNetResidualLayer.class, MobileNetV2Config.class, MobileNetV2ForImageClassification.class,
             MobileNetV2ConvLayer.class, MobileNetV2InvertedResidual.class, ConvNextConfig.class,
-            ConvNextForImageClassification.class, ConvNextLayer.class);
+            ConvNextForImageClassification.class, ConvNextLayer.class, KeyValueCache.class, DecodeStep.class,
+            CausalLanguageModel.class, TextGenerator.class, GenerationOptions.class, GenerationConfig.class);
 
     private static Object receiver(Class<?> type) {
         if (type == ModelConfig.class) {
@@ -120,7 +140,8 @@ class NullArgumentsTest {
         if (type == Checkpoint.class) {
             return SAMPLES.get(Checkpoint.class).get();
         }
-        if (type == PretrainedModel.class || type == LanguageModel.class || type == Gpt2LmHeadModel.class) {
+        if (type == PretrainedModel.class || type == LanguageModel.class || type == Gpt2LmHeadModel.class
+                || type == CausalLanguageModel.class) {
             return Gpt2LmHeadModel.fromConfig(GPT2_JSON);
         }
         if (type == ImageClassifier.class || type == VitForImageClassification.class) {
@@ -146,6 +167,18 @@ class NullArgumentsTest {
         }
         if (type == Wrapper.class) {
             return new Wrapper("dense", new Linear(2, 2));
+        }
+        if (type == KeyValueCache.class) {
+            return cache();
+        }
+        if (type == DecodeStep.class) {
+            return DecodeStep.of(cache(), 0, 1);
+        }
+        if (type == TextGenerator.class) {
+            return TextGenerator.of(Gpt2LmHeadModel.fromConfig(GPT2_JSON));
+        }
+        if (type == GenerationOptions.class) {
+            return GenerationOptions.sampling(2, new dev.ein4j.tensor.Generator(1));
         }
         if (type == SelfAttention.class) {
             return new SelfAttention(4, 2, 2, true, 0.0);

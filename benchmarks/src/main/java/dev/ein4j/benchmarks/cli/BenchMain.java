@@ -23,7 +23,7 @@ public final class BenchMain {
             "mlp-step", "mlp-step-adam",
             "conv2d-fwd-c64", "conv2d-fwd-bwd-c64", "conv2d-fwd-c3", "conv2d-fwd-bwd-c3",
             "cnn-step",
-            "resnet18-fwd", "vit-tiny-fwd");
+            "resnet18-fwd", "vit-tiny-fwd", "gpt2-decode");
 
     /** The system property the CPU backend's worker pool reads for its thread count. */
     static final String THREADS_PROPERTY = "ein4j.cpu.threads";

@@ -12,7 +12,9 @@ enum Unit {
     /** milliseconds per run (a model's forward pass over a batch): work is ignored. */
     MS_PER_BATCH("ms/batch"),
     /** microseconds per call: work = calls per run. */
-    US_PER_CALL("us/call");
+    US_PER_CALL("us/call"),
+    /** generated tokens per second: work = tokens per run. */
+    TOKENS_PER_SECOND("tokens/s");
 
     private final String label;
 
@@ -35,6 +37,7 @@ enum Unit {
             case GFLOPS, GBPS -> work / (medianMs * 1e6);
             case MS_PER_STEP, MS_PER_BATCH -> medianMs;
             case US_PER_CALL -> medianMs * 1e3 / work;
+            case TOKENS_PER_SECOND -> work / (medianMs / 1e3);
         };
     }
 }

@@ -61,6 +61,7 @@ final class Workloads {
             case "conv2d-fwd-bwd-c3" -> conv(name, 64, 3, 32, 32, 5, 0, true);
             case "cnn-step" -> cnnStep();
             case "resnet18-fwd", "vit-tiny-fwd" -> ModelWorkloads.spec(name);
+            case "gpt2-decode" -> DecodeWorkload.spec();
             default -> throw new IllegalArgumentException("unknown workload '" + name + "'");
         };
     }

@@ -11,6 +11,8 @@ import java.util.Arrays;
  * java -jar ein4j-examples.jar models finetune DIR [--steps N] [--seed N]
  * java -jar ein4j-examples.jar models tokenize DIR --input TEXTS.jsonl --output OUT.jsonl
  * java -jar ein4j-examples.jar models export-onnx DIR --input X.npy --output M.onnx [--opset N] [--fixed-batch]
+ * java -jar ein4j-examples.jar models generate DIR --input IDS.npy --max-new-tokens N --output OUT.npy [--temperature T] [--top-k K] [--top-p P] [--seed S]
+ * java -jar ein4j-examples.jar models generate DIR --prompt TEXT --max-new-tokens N
  * </pre>
  */
 public final class ModelsCommand {
@@ -25,7 +27,13 @@ public final class ModelsCommand {
                      ids and decoded text of each JSON string line, with DIR/tokenizer.json
                    models export-onnx DIR --input X.npy --output M.onnx [--opset N] [--fixed-batch]
                      an ONNX model (input_ids int64 or pixel_values float32 in, logits out) traced on the input,
-                     its batch axis dynamic unless --fixed-batch""";
+                     its batch axis dynamic unless --fixed-batch
+                   models generate DIR --input IDS.npy --max-new-tokens N --output OUT.npy [--temperature T] [--top-k K]
+                                   [--top-p P] [--seed S]
+                     continues prompt ids [b, t] (int32 or int64) with a causal language model; writes [b, t + n]
+                     (int64, or int32 for int32 input); greedy unless a sampling option is given
+                   models generate DIR --prompt TEXT --max-new-tokens N [sampling options]
+                     streams the continuation of a text, with DIR/tokenizer.json""";
 
     private ModelsCommand() {
     }
@@ -55,6 +63,7 @@ public final class ModelsCommand {
             case "finetune" -> FinetuneCommand.run(rest, out, err);
             case "tokenize" -> TokenizeCommand.run(rest, err);
             case "export-onnx" -> ExportOnnxCommand.run(rest, out, err);
+            case "generate" -> GenerateCommand.run(rest, out, err);
             default -> {
                 err.println("models: unknown subcommand '" + args[0] + "'\n" + USAGE);
                 yield 2;

@@ -1,6 +1,7 @@
 package dev.ein4j.models.gpt2;
 
 import dev.ein4j.models.AttentionHeads;
+import dev.ein4j.models.generation.DecodeStep;
 import dev.ein4j.nn.LayerNorm;
 import dev.ein4j.nn.Module;
 import dev.ein4j.tensor.Tensor;
@@ -45,6 +46,24 @@ public final class Gpt2Block extends Module {
     public Tensor forward(Tensor x, Tensor keep) {
         Objects.requireNonNull(x, "x");
         Tensor hidden = x.add(attention.forward(children().get("ln_1").forward(x), keep));
+        return hidden.add(children().get("mlp").forward(children().get("ln_2").forward(hidden)));
+    }
+
+    /**
+     * The block over a step's tokens with a key/value cache: their keys and values are written into
+     * the cache at the step's positions, and the queries attend to every position cached so far.
+     *
+     * @param x [b, t, E], the step's hidden states
+     * @param step the positions, mask and cache
+     * @param layerIndex this block's index, its slot in the cache
+     * @return [b, t, E]
+     */
+    public Tensor forward(Tensor x, DecodeStep step, int layerIndex) {
+        Objects.requireNonNull(x, "x");
+        Objects.requireNonNull(step, "step");
+        Tensor[] qkv = attention.project(children().get("ln_1").forward(x));
+        Tensor[] cached = step.write(layerIndex, qkv[1], qkv[2], qkv[0], x); // x: the residual, read again below
+        Tensor hidden = x.add(attention.attend(qkv[0], cached[0], cached[1], step.mask()));
         return hidden.add(children().get("mlp").forward(children().get("ln_2").forward(hidden)));
     }
 

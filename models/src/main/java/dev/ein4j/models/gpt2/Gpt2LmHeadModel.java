@@ -3,6 +3,9 @@ package dev.ein4j.models.gpt2;
 import dev.ein4j.models.AttentionHeads;
 import dev.ein4j.models.LanguageModel;
 import dev.ein4j.models.ModelConfig;
+import dev.ein4j.models.generation.CausalLanguageModel;
+import dev.ein4j.models.generation.DecodeStep;
+import dev.ein4j.models.generation.KeyValueCache;
 import dev.ein4j.nn.Linear;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
@@ -18,7 +21,7 @@ import java.util.Objects;
  * Tensor logits = model.logits(Tensor.of(new int[] {15496, 995}, 1, 2));   // [1, 2, 50257]
  * }</pre>
  */
-public final class Gpt2LmHeadModel extends LanguageModel {
+public final class Gpt2LmHeadModel extends LanguageModel implements CausalLanguageModel {
 
     /** The name in {@code architectures}. */
     public static final String ARCHITECTURE = "GPT2LMHeadModel";
@@ -69,10 +72,23 @@ public final class Gpt2LmHeadModel extends LanguageModel {
         return head(hidden);
     }
 
+    @Override
+    public KeyValueCache allocateCache(int batch, int maxLength) {
+        return KeyValueCache.allocate(config.nLayer(), batch, config.nHead(), config.headDim(), maxLength);
+    }
+
+    @Override
+    public Tensor hiddenStates(Tensor inputIds, DecodeStep step) {
+        Objects.requireNonNull(inputIds, "inputIds");
+        Objects.requireNonNull(step, "step");
+        return transformer.forward(inputIds, step);
+    }
+
     /**
      * @param hidden [b, t, E], the body's output
      * @return [b, t, V]
      */
+    @Override
     public Tensor head(Tensor hidden) {
         Objects.requireNonNull(hidden, "hidden");
         return vocabularyLogits(hidden, head, transformer.tokenEmbedding());

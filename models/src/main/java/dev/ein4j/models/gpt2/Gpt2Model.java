@@ -2,6 +2,7 @@ package dev.ein4j.models.gpt2;
 
 import dev.ein4j.models.AttentionHeads;
 import dev.ein4j.models.ModuleList;
+import dev.ein4j.models.generation.DecodeStep;
 import dev.ein4j.nn.Embedding;
 import dev.ein4j.nn.Functional;
 import dev.ein4j.nn.LayerNorm;
@@ -59,6 +60,23 @@ public final class Gpt2Model extends Module {
         hidden = Functional.dropout(hidden, config.embdPdrop(), isTraining());
         for (Gpt2Block block : blocks.modules()) {
             hidden = block.forward(hidden, keep);
+        }
+        return children().get("ln_f").forward(hidden);
+    }
+
+    /**
+     * @param inputIds int32 [b, t], the step's tokens
+     * @param step their positions (below n_positions) and the key/value cache, which this writes
+     * @return the final hidden states [b, t, E], after {@code ln_f}
+     */
+    public Tensor forward(Tensor inputIds, DecodeStep step) {
+        Objects.requireNonNull(inputIds, "inputIds");
+        Objects.requireNonNull(step, "step");
+        Tensor hidden = tokens.forward(inputIds).add(positions.forward(step.positions()));
+        hidden = Functional.dropout(hidden, config.embdPdrop(), isTraining());
+        List<Gpt2Block> list = blocks.modules();
+        for (int layer = 0; layer < list.size(); layer++) {
+            hidden = list.get(layer).forward(hidden, step, layer);
         }
         return children().get("ln_f").forward(hidden);
     }

@@ -2,6 +2,7 @@ package dev.ein4j.models.llama;
 
 import dev.ein4j.error.EinopsException;
 import dev.ein4j.models.HfActivations;
+import dev.ein4j.models.generation.DecodeStep;
 import dev.ein4j.nn.GatedMlp;
 import dev.ein4j.nn.Module;
 import dev.ein4j.nn.RmsNorm;
@@ -45,6 +46,27 @@ public final class LlamaDecoderLayer extends Module {
         Objects.requireNonNull(x, "x");
         Objects.requireNonNull(angles, "angles");
         Tensor hidden = x.add(attention.forward(children().get("input_layernorm").forward(x), angles, keep));
+        return hidden.add(children().get("mlp").forward(children().get("post_attention_layernorm").forward(hidden)));
+    }
+
+    /**
+     * The layer over a step's tokens with a key/value cache: their rotated keys and their values are
+     * written into the cache at the step's positions, and the queries attend to every position cached
+     * so far.
+     *
+     * @param x [b, t, H], the step's hidden states
+     * @param angles cos and sin of the step's positions
+     * @param step the positions, mask and cache
+     * @param layerIndex this layer's index, its slot in the cache
+     * @return [b, t, H]
+     */
+    public Tensor forward(Tensor x, RotaryEmbedding.CosSin angles, DecodeStep step, int layerIndex) {
+        Objects.requireNonNull(x, "x");
+        Objects.requireNonNull(angles, "angles");
+        Objects.requireNonNull(step, "step");
+        Tensor[] qkv = attention.project(children().get("input_layernorm").forward(x), angles);
+        Tensor[] cached = step.write(layerIndex, qkv[1], qkv[2], qkv[0], x); // x: the residual, read again below
+        Tensor hidden = x.add(attention.attend(qkv[0], cached[0], cached[1], step.mask()));
         return hidden.add(children().get("mlp").forward(children().get("post_attention_layernorm").forward(hidden)));
     }
 

@@ -3,6 +3,9 @@ package dev.ein4j.models.llama;
 import dev.ein4j.models.AttentionHeads;
 import dev.ein4j.models.LanguageModel;
 import dev.ein4j.models.ModelConfig;
+import dev.ein4j.models.generation.CausalLanguageModel;
+import dev.ein4j.models.generation.DecodeStep;
+import dev.ein4j.models.generation.KeyValueCache;
 import dev.ein4j.nn.Linear;
 import dev.ein4j.tensor.Generator;
 import dev.ein4j.tensor.Tensor;
@@ -20,7 +23,7 @@ import java.util.Objects;
  * Tensor logits = model.logits(Tensor.of(new int[] {1, 450, 4996}, 1, 3));   // [1, 3, 32000]
  * }</pre>
  */
-public final class LlamaForCausalLm extends LanguageModel {
+public final class LlamaForCausalLm extends LanguageModel implements CausalLanguageModel {
 
     /** The name in {@code architectures}. */
     public static final String ARCHITECTURE = "LlamaForCausalLM";
@@ -72,10 +75,23 @@ public final class LlamaForCausalLm extends LanguageModel {
         return head(hidden);
     }
 
+    @Override
+    public KeyValueCache allocateCache(int batch, int maxLength) {
+        return KeyValueCache.allocate(config.numHiddenLayers(), batch, config.numKeyValueHeads(), config.headDim(), maxLength);
+    }
+
+    @Override
+    public Tensor hiddenStates(Tensor inputIds, DecodeStep step) {
+        Objects.requireNonNull(inputIds, "inputIds");
+        Objects.requireNonNull(step, "step");
+        return model.forward(inputIds, step);
+    }
+
     /**
      * @param hidden [b, t, H], the body's output
      * @return [b, t, V]
      */
+    @Override
     public Tensor head(Tensor hidden) {
         Objects.requireNonNull(hidden, "hidden");
         return vocabularyLogits(hidden, head, model.tokenEmbedding());

@@ -2,6 +2,7 @@ package dev.ein4j.models.llama;
 
 import dev.ein4j.models.AttentionHeads;
 import dev.ein4j.models.ModuleList;
+import dev.ein4j.models.generation.DecodeStep;
 import dev.ein4j.nn.Embedding;
 import dev.ein4j.nn.Module;
 import dev.ein4j.nn.RmsNorm;
@@ -73,6 +74,24 @@ public final class LlamaModel extends Module {
         Tensor hidden = tokens.forward(inputIds);
         for (LlamaDecoderLayer layer : layers.modules()) {
             hidden = layer.forward(hidden, angles, keep);
+        }
+        return children().get("norm").forward(hidden);
+    }
+
+    /**
+     * @param inputIds int32 [b, t], the step's tokens
+     * @param step their positions and the key/value cache, which this writes
+     * @return the final hidden states [b, t, H], after {@code norm}
+     */
+    public Tensor forward(Tensor inputIds, DecodeStep step) {
+        Objects.requireNonNull(inputIds, "inputIds");
+        Objects.requireNonNull(step, "step");
+        // the dynamic rope type scales by the longest sequence so far, as transformers' dynamic_rope_update
+        RotaryEmbedding.CosSin angles = angles(step.positions(), step.end());
+        Tensor hidden = tokens.forward(inputIds);
+        List<LlamaDecoderLayer> list = layers.modules();
+        for (int layer = 0; layer < list.size(); layer++) {
+            hidden = list.get(layer).forward(hidden, angles, step, layer);
         }
         return children().get("norm").forward(hidden);
     }
