@@ -2,7 +2,7 @@ package dev.ein4j.cpu.gemm;
 
 /**
  * One float multiply: the operands, the kernel and the per-thread buffers the blocked loops of
- * {@link Job} fill and stream. {@link DoubleJob} is the same code for double.
+ * {@link Job} fill and stream. The twin of {@link DoubleJob}, for float (kept identical but for the type).
  */
 final class FloatJob extends Job<FloatJob.Workspace> {
 

@@ -11,7 +11,7 @@ import java.util.Arrays;
  * {@code + p·NR}: the NR values the kernel loads as vectors together.</li>
  * </ul>
  * Rows or columns past the panel's edge are zero, so the kernels always compute whole tiles without
- * reading outside the operands. {@link DoublePacking} is the same code for double.
+ * reading outside the operands. The twin of {@link DoublePacking}, for float (kept identical but for the type).
  */
 final class FloatPacking {
 
