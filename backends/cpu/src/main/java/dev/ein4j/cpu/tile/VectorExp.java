@@ -23,6 +23,7 @@ final class VectorExp {
     private static final float LN2_LOW = -2.12194440e-4f;
     /** 1.5·2²³: adding and subtracting it rounds a float below 2²² to the nearest integer. */
     private static final float ROUNDER = 12582912f;
+    private static final int ROUNDER_BITS = Float.floatToRawIntBits(ROUNDER);
     private static final float LOWEST = -104f;
     private static final float HIGHEST = 89f;
 
@@ -31,7 +32,8 @@ final class VectorExp {
 
     static FloatVector exp(FloatVector x) {
         FloatVector clamped = x.max(LOWEST).min(HIGHEST); // NaN stays NaN
-        FloatVector n = clamped.fma(LOG2E, ROUNDER).sub(ROUNDER);
+        FloatVector shifted = clamped.fma(LOG2E, ROUNDER); // n + 1.5·2²³: n sits in the low mantissa bits
+        FloatVector n = shifted.sub(ROUNDER);
         FloatVector r = clamped.add(n.mul(-LN2_HIGH)); // exact: n has at most 8 bits, LN2_HIGH 9
         r = r.add(n.mul(-LN2_LOW));
         FloatVector p = r.fma(x.broadcast(1f / 5040), x.broadcast(1f / 720));
@@ -41,7 +43,9 @@ final class VectorExp {
         p = p.fma(r, x.broadcast(0.5f));
         p = p.fma(r, x.broadcast(1f));
         p = p.fma(r, x.broadcast(1f));
-        IntVector whole = (IntVector) n.convert(VectorOperators.F2I, 0);
+        // n as an integer: the bits of n + 1.5·2²³ are ROUNDER's plus n, so one integer subtraction
+        // replaces a float-to-int lane conversion
+        IntVector whole = ((IntVector) shifted.reinterpretAsInts()).sub(ROUNDER_BITS);
         IntVector half = whole.lanewise(VectorOperators.ASHR, 1);
         FloatVector result = p.mul(powerOfTwo(half)).mul(powerOfTwo(whole.sub(half)));
         return result.blend(0f, x.compare(VectorOperators.LT, LOWEST));
