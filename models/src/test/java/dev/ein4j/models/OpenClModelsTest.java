@@ -24,7 +24,7 @@ class OpenClModelsTest {
 
     static List<String> smallestOfEachFamily() {
         return List.of("gpt2-quick-gelu-unscaled", "llama-llama3-rope-bf16", "bert-untied-relu",
-                "vit-no-qkv-bias-fp16", "resnet-bottleneck-gelu", "convnext-no-layer-scale-silu");
+                "vit-no-qkv-bias-fp16", "resnet-bottleneck-gelu", "convnext-no-layer-scale-silu", "mobilenetv2-tf-padding-stride16");
     }
 
     @BeforeAll
