@@ -29,7 +29,14 @@ final class DoubleJob extends Job<DoubleJob.Workspace> {
 
     DoubleJob(int k, double[] a, View left, double[] bm, View right, double[] c, View out, DoubleKernel kernel,
             BlockListener listener) {
-        super(k, Blocking.of(kernel.mr(), kernel.nr(), Double.BYTES), listener);
+        this(k, a, left, bm, right, c, out, kernel, listener,
+                GemmSettings.get().blocking(kernel.mr(), kernel.nr(), Double.BYTES));
+    }
+
+    /** A job with the given blocks rather than the machine's (the autotune's trials). */
+    DoubleJob(int k, double[] a, View left, double[] bm, View right, double[] c, View out, DoubleKernel kernel,
+            BlockListener listener, Blocking blocking) {
+        super(k, blocking, listener);
         this.a = a;
         this.bm = bm;
         this.c = c;

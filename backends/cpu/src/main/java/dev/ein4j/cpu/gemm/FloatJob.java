@@ -29,7 +29,14 @@ final class FloatJob extends Job<FloatJob.Workspace> {
 
     FloatJob(int k, float[] a, View left, float[] bm, View right, float[] c, View out, FloatKernel kernel,
             BlockListener listener) {
-        super(k, Blocking.of(kernel.mr(), kernel.nr(), Float.BYTES), listener);
+        this(k, a, left, bm, right, c, out, kernel, listener,
+                GemmSettings.get().blocking(kernel.mr(), kernel.nr(), Float.BYTES));
+    }
+
+    /** A job with the given blocks rather than the machine's (the autotune's trials). */
+    FloatJob(int k, float[] a, View left, float[] bm, View right, float[] c, View out, FloatKernel kernel,
+            BlockListener listener, Blocking blocking) {
+        super(k, blocking, listener);
         this.a = a;
         this.bm = bm;
         this.c = c;
