@@ -61,7 +61,9 @@ final class DoubleJob extends Job<DoubleJob.Workspace> {
         if (w.b.length < s.nc() * kc) {
             w.b = new double[s.nc() * kc];
         }
-        if (w.tile.length < s.mr() * s.nr()) {
+        if (w.tile.length < s.mr() * s.nr() || w.tileRows.length < s.mr()
+                || (s.mr() > 1 && w.tileRows[1] != s.nr())) {
+            // sized and laid out for this job's tile (a thread may run kernels of different tiles)
             w.tile = new double[s.mr() * s.nr()];
             w.tileRows = new int[s.mr()];
             for (int r = 0; r < s.mr(); r++) {

@@ -61,7 +61,9 @@ final class FloatJob extends Job<FloatJob.Workspace> {
         if (w.b.length < s.nc() * kc) {
             w.b = new float[s.nc() * kc];
         }
-        if (w.tile.length < s.mr() * s.nr()) {
+        if (w.tile.length < s.mr() * s.nr() || w.tileRows.length < s.mr()
+                || (s.mr() > 1 && w.tileRows[1] != s.nr())) {
+            // sized and laid out for this job's tile (a thread may run kernels of different tiles)
             w.tile = new float[s.mr() * s.nr()];
             w.tileRows = new int[s.mr()];
             for (int r = 0; r < s.mr(); r++) {

@@ -13,7 +13,9 @@ import java.util.function.Supplier;
  * The blocks and the serial threshold every multiply of this JVM uses, resolved once, on the first
  * multiply: blocks derived from the cache sizes ({@link Blocking#derive}), corrected by the machine's
  * {@link Tuning}, which is read from the {@link TuningCache} or, the first time on a machine, measured
- * by {@link Tuner} (a fraction of a second) and kept there.
+ * by {@link Tuner} (about a second, most of it the JIT compiling the kernels, which the first multiplies
+ * would wait for anyway) and kept there, unless its timings were unsteady (another program was busy on
+ * the cores): then it holds for this JVM only, and the next one tunes again.
  *
  * <p>System properties:
  * <ul>
@@ -143,10 +145,15 @@ final class GemmSettings {
             if (tuning == null) {
                 Blocking derived = Blocking.derive(machine.mr(), machine.nr(), Float.BYTES, machine.caches());
                 long start = System.nanoTime();
-                tuning = new Tuner(trials.get(), REPEATS).tune(derived, machine.threads());
+                Tuner tuner = new Tuner(trials.get(), REPEATS);
+                tuning = tuner.tune(derived, machine.threads());
+                Tuning found = tuning;
                 LOGGER.log(System.Logger.Level.DEBUG, () -> "tuned the GEMM in "
-                        + (System.nanoTime() - start) / 1_000_000 + " ms: " + machine + " " + derived);
-                cache.store(tuning);
+                        + (System.nanoTime() - start) / 1_000_000 + " ms, spread " + tuner.spread() + ": "
+                        + found + ", " + machine + ", derived " + derived);
+                if (tuner.steady()) {
+                    cache.store(tuning);
+                }
             }
         }
         return new GemmSettings(machine.caches(), tuning, forced,

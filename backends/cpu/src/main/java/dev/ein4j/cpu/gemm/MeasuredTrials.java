@@ -35,7 +35,7 @@ final class MeasuredTrials implements Tuner.Trials {
 
     /**
      * Runs a thin product (20 tiles of 32 steps per run) until its run time settles, then the
-     * representative one twice. The interpreter and C1 run Vector API code about a hundred times slower
+     * representative one twice and the smallest square, alone and split, some times. The interpreter and C1 run Vector API code about a hundred times slower
      * than C2, which compiles the kernel after some hundreds of calls: the large product alone would spend
      * seconds there before the first timed run.
      */
@@ -55,6 +55,11 @@ final class MeasuredTrials implements Tuner.Trials {
         }
         blocked(derived);
         blocked(derived);
+        // the squares' edge tiles (sizes below the tile) and the split path, compiled before they count
+        for (int run = 0; run < SETTLED_RUNS && System.nanoTime() < deadline; run++) {
+            serial(Tuner.SIZES[0]);
+            parallel(Tuner.SIZES[0]);
+        }
     }
 
     @Override

@@ -21,6 +21,8 @@ import java.util.List;
  * (their geometric mean; half the smallest size's work when the workers win from the start, the
  * largest size's work when they never do).</li>
  * </ul>
+ * A tuning whose timings were unsteady ({@link #steady()}) is still the best guess for this run, but is
+ * not worth keeping for the next.
  */
 final class Tuner {
 
@@ -55,8 +57,16 @@ final class Tuner {
     private static final int MARGIN_PERCENT = 5;
     private static final double KEEP = 1 - MARGIN_PERCENT / 100.0;
 
+    /**
+     * The largest ratio of a median to the fastest run of the same candidate for which a tuning counts as
+     * steady: a quiet core repeats a run within a few percent; above this other work was taking turns
+     * with the trials, and what they found may not hold once it stops.
+     */
+    static final double STEADY_SPREAD = 1.25;
+
     private final Trials trials;
     private final int repeats;
+    private double spread = 1;
 
     /**
      * @param trials the clock
@@ -77,6 +87,19 @@ final class Tuner {
         int[] shifts = bestShifts(derived);
         double serialWork = threads > 1 ? serialThreshold() : Tuning.UNMEASURED_SERIAL_WORK;
         return new Tuning(shifts[0], shifts[1], shifts[2], serialWork);
+    }
+
+    /**
+     * @return whether every candidate timed so far had its median within {@link #STEADY_SPREAD} of its
+     *     fastest run (the caller keeps only a steady tuning)
+     */
+    boolean steady() {
+        return spread <= STEADY_SPREAD;
+    }
+
+    /** @return the largest median-to-fastest ratio of the candidates timed so far */
+    double spread() {
+        return spread;
     }
 
     /** @return {kcShift, ncShift, mcShift} of the fastest candidate */
@@ -157,10 +180,15 @@ final class Tuner {
         return (double) size * size * size;
     }
 
-    private static double median(double[] values) {
+    /** @return the median of the runs of one candidate, noting how far it is from the fastest */
+    private double median(double[] values) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
         int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+        double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+        if (sorted[0] > 0) {
+            spread = Math.max(spread, median / sorted[0]);
+        }
+        return median;
     }
 }

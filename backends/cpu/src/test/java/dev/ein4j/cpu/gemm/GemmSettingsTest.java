@@ -120,6 +120,37 @@ class GemmSettingsTest {
     }
 
     @Test
+    void anUnsteadyTuneIsUsedButNotKept() throws IOException {
+        int[] calls = {0};
+        Supplier<Tuner.Trials> noisy = () -> new Tuner.Trials() {
+            @Override
+            public void warmUp() {
+            }
+
+            @Override
+            public double blocked(Blocking blocking) {
+                return ++calls[0] % 2 == 0 ? 1.0 : 3.0;
+            }
+
+            @Override
+            public double serial(int size) {
+                return 1.0;
+            }
+
+            @Override
+            public double parallel(int size) {
+                return 2.0;
+            }
+        };
+        GemmSettings settings = resolve(noisy);
+        assertThat(settings.serialWork()).isEqualTo(Math.pow(Tuner.SIZES[Tuner.SIZES.length - 1], 3));
+        try (var files = Files.list(directory)) {
+            assertThat(files).isEmpty();
+        }
+        assertThat(warnings).isEmpty();
+    }
+
+    @Test
     void autotuneOffUsesTheDerivedBlocksAndWritesNothing() throws IOException {
         properties.put(GemmSettings.AUTOTUNE_PROPERTY, "false");
         GemmSettings settings = resolve(NEVER);
@@ -186,8 +217,10 @@ class GemmSettingsTest {
                 () -> new MeasuredTrials(kernel, derived), warnings::add);
         assertThat(warnings).isEmpty();
         assertThat(settings.serialWork()).isPositive().isFinite();
-        assertThat(new TuningCache(directory, TuningCacheTest.KEY, warnings::add).load())
-                .contains(settings.tuning());
+        // kept only when the timings were steady, which depends on what else this machine is doing
+        new TuningCache(directory, TuningCacheTest.KEY, warnings::add).load()
+                .ifPresent(kept -> assertThat(kept).isEqualTo(settings.tuning()));
+        assertThat(warnings).isEmpty();
         Blocking blocking = settings.blocking(kernel.mr(), kernel.nr(), Float.BYTES);
         BlockingProducts.checkFloat(kernel, blocking, 2 * blocking.mc() + 3, blocking.nc() + 7,
                 blocking.kc() + 5, new Random(3));

@@ -135,4 +135,23 @@ class TunerTest {
         assertThat(tuning.serialWork()).isEqualTo(Tuning.UNMEASURED_SERIAL_WORK);
         assertThat(trials.asked).noneMatch(s -> s.startsWith("serial") || s.startsWith("parallel"));
     }
+
+    @Test
+    void steadyTimingsAreSteady() {
+        Tuner tuner = new Tuner(new Scripted(b -> 1.0, s -> 1.0, s -> 1.1), 5);
+        tuner.tune(DERIVED, 2);
+        assertThat(tuner.steady()).isTrue();
+        assertThat(tuner.spread()).isEqualTo(1.0);
+    }
+
+    @Test
+    void mostRunsOfOneCandidateSlowedMakeTheTuningUnsteady() {
+        int[] calls = {0};
+        // three of every five runs of the derived blocks take twice as long: the median is twice the fastest
+        Scripted trials = new Scripted(b -> b.equals(DERIVED) && ++calls[0] % 5 < 2 ? 1.0 : 2.0,
+                s -> 1.0, s -> 1.1);
+        Tuner tuner = new Tuner(trials, 5);
+        tuner.tune(DERIVED, 2);
+        assertThat(tuner.steady()).isFalse();
+    }
 }
