@@ -144,20 +144,38 @@ final class GemmSettings {
             tuning = cache.load().orElse(null);
             if (tuning == null) {
                 Blocking derived = Blocking.derive(machine.mr(), machine.nr(), Float.BYTES, machine.caches());
-                long start = System.nanoTime();
-                Tuner tuner = new Tuner(trials.get(), REPEATS);
-                tuning = tuner.tune(derived, machine.threads());
-                Tuning found = tuning;
-                LOGGER.log(System.Logger.Level.DEBUG, () -> "tuned the GEMM in "
-                        + (System.nanoTime() - start) / 1_000_000 + " ms, spread " + tuner.spread() + ": "
-                        + found + ", " + machine + ", derived " + derived);
-                if (tuner.steady()) {
-                    cache.store(tuning);
-                }
+                tuning = tune(cache, derived, machine, trials);
             }
         }
         return new GemmSettings(machine.caches(), tuning, forced,
                 serialForced > 0 ? serialForced : tuning.serialWork());
+    }
+
+    /**
+     * Runs the tuner and keeps its result if its timings were steady.
+     *
+     * @return the tuning found, or {@link Tuning#UNTUNED} when the timings were unsteady or ran out of
+     *     time: other programs took turns with the trials, so their choice would be noise
+     */
+    private static Tuning tune(TuningCache cache, Blocking derived, Machine machine,
+            Supplier<Tuner.Trials> trials) {
+        long start = System.nanoTime();
+        Tuner tuner = new Tuner(trials.get(), REPEATS);
+        Tuning tuning;
+        try {
+            tuning = tuner.tune(derived, machine.threads());
+        } catch (Tuner.OutOfTime e) {
+            LOGGER.log(System.Logger.Level.DEBUG, () -> "GEMM autotune out of time; derived blocks used");
+            return Tuning.UNTUNED;
+        }
+        Tuning found = tuning;
+        LOGGER.log(System.Logger.Level.DEBUG, () -> "tuned the GEMM in " + (System.nanoTime() - start) / 1_000_000
+                + " ms, spread " + tuner.spread() + ": " + found + ", " + machine + ", derived " + derived);
+        if (!tuner.steady()) {
+            return Tuning.UNTUNED;
+        }
+        cache.store(tuning);
+        return tuning;
     }
 
     /** @return the cache directory the properties and the environment name */

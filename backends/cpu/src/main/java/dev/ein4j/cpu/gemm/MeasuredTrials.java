@@ -13,6 +13,11 @@ final class MeasuredTrials implements Tuner.Trials {
 
     /** At most this long in the thin warm-up product. */
     private static final long WARM_UP_LIMIT_NANOS = 1_000_000_000L;
+    /**
+     * The whole tune's budget: a quiet machine needs about a second, most of it the warm-up; past this
+     * the trials give up ({@link Tuner.OutOfTime}), since a machine that slow is too busy to measure.
+     */
+    static final long BUDGET_NANOS = 2_500_000_000L;
     /** Runs of the thin product before its times count: C2 compiles the kernel after about 600 calls. */
     private static final int MIN_WARM_UP_RUNS = 100;
     /** Consecutive runs within 1.5× of the fastest that end the warm-up. */
@@ -21,6 +26,7 @@ final class MeasuredTrials implements Tuner.Trials {
     private final FloatKernel kernel;
     private final Blocking derived;
     private final Product representative;
+    private final long deadline = System.nanoTime() + BUDGET_NANOS;
     private Product square;
 
     /**
@@ -34,19 +40,21 @@ final class MeasuredTrials implements Tuner.Trials {
     }
 
     /**
-     * Runs a thin product (20 tiles of 32 steps per run) until its run time settles, then the
-     * representative one twice and the smallest square, alone and split, some times. The interpreter and C1 run Vector API code about a hundred times slower
+     * Runs a thin product (some 40 tiles of 32 steps per run, a third of them partial) until its run
+     * time settles, then the representative one twice and the smallest square, alone and split, some
+     * times. The interpreter and C1 run Vector API code about a hundred times slower
      * than C2, which compiles the kernel after some hundreds of calls: the large product alone would spend
      * seconds there before the first timed run.
      */
     @Override
     public void warmUp() {
-        Product thin = new Product(20 * derived.mr(), derived.nr(), 32);
+        // whole tiles and, at the bottom and right edges, partial ones (the scatter path small squares take)
+        Product thin = new Product(20 * derived.mr() + 2, derived.nr() + derived.nr() / 2, 32);
         FloatJob job = thin.job(kernel, derived);
-        long deadline = System.nanoTime() + WARM_UP_LIMIT_NANOS;
+        long warmUpEnd = System.nanoTime() + WARM_UP_LIMIT_NANOS;
         long fastest = Long.MAX_VALUE;
         int settled = 0;
-        for (int run = 0; settled < SETTLED_RUNS && System.nanoTime() < deadline; run++) {
+        for (int run = 0; settled < SETTLED_RUNS && System.nanoTime() < warmUpEnd; run++) {
             long start = System.nanoTime();
             job.run(0, 0, thin.m, 0, thin.n);
             long time = System.nanoTime() - start;
@@ -56,7 +64,7 @@ final class MeasuredTrials implements Tuner.Trials {
         blocked(derived);
         blocked(derived);
         // the squares' edge tiles (sizes below the tile) and the split path, compiled before they count
-        for (int run = 0; run < SETTLED_RUNS && System.nanoTime() < deadline; run++) {
+        for (int run = 0; run < SETTLED_RUNS; run++) {
             serial(Tuner.SIZES[0]);
             parallel(Tuner.SIZES[0]);
         }
@@ -64,6 +72,7 @@ final class MeasuredTrials implements Tuner.Trials {
 
     @Override
     public double blocked(Blocking blocking) {
+        checkBudget();
         Product p = representative;
         FloatJob job = p.job(kernel, blocking);
         long start = System.nanoTime();
@@ -82,14 +91,25 @@ final class MeasuredTrials implements Tuner.Trials {
     }
 
     private double square(int size, double serialWork) {
+        checkBudget();
         if (square == null || square.m != size) {
             square = new Product(size, size, size);
+            // untimed: the first runs on fresh arrays fault their pages in and may grow the workspaces
+            FloatJob first = square.job(kernel, derived);
+            Split.run(first, 1, size, size, size, Double.POSITIVE_INFINITY);
+            Split.run(first, 1, size, size, size, 0);
         }
         Product p = square;
         FloatJob job = p.job(kernel, derived);
         long start = System.nanoTime();
         Split.run(job, 1, p.m, p.n, p.k, serialWork);
         return (System.nanoTime() - start) * 1e-9;
+    }
+
+    private void checkBudget() {
+        if (System.nanoTime() > deadline) {
+            throw new Tuner.OutOfTime();
+        }
     }
 
     /** Operands of one m × k by k × n product, row-major, filled with values in [-0.5, 0.5). */

@@ -21,8 +21,8 @@ import java.util.List;
  * (their geometric mean; half the smallest size's work when the workers win from the start, the
  * largest size's work when they never do).</li>
  * </ul>
- * A tuning whose timings were unsteady ({@link #steady()}) is still the best guess for this run, but is
- * not worth keeping for the next.
+ * A tuning whose timings were unsteady ({@link #steady()}) says more about the other programs than about
+ * the machine; the caller does not use it.
  */
 final class Tuner {
 
@@ -49,6 +49,15 @@ final class Tuner {
          * @return the seconds one run took cut over the workers
          */
         double parallel(int size);
+    }
+
+    /** Thrown by trials that ran out of their time budget: the tune is abandoned. */
+    static final class OutOfTime extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        OutOfTime() {
+            super("the GEMM autotune ran out of time", null, false, false);
+        }
     }
 
     /** The square sizes the serial threshold is looked for among. */
@@ -90,8 +99,8 @@ final class Tuner {
     }
 
     /**
-     * @return whether every candidate timed so far had its median within {@link #STEADY_SPREAD} of its
-     *     fastest run (the caller keeps only a steady tuning)
+     * @return whether every blocking candidate and serial run timed so far had its median within
+     *     {@link #STEADY_SPREAD} of its fastest run (the caller uses and keeps only a steady tuning)
      */
     boolean steady() {
         return spread <= STEADY_SPREAD;
@@ -162,7 +171,9 @@ final class Tuner {
                 serial[round] = trials.serial(size);
                 parallel[round] = trials.parallel(size);
             }
-            boolean won = median(parallel) < median(serial) * KEEP;
+            // split runs jitter by the workers' wake-up even on a quiet machine: only the serial ones,
+            // like the blocking trials, tell whether other programs were taking turns on the core
+            boolean won = plainMedian(parallel) < median(serial) * KEEP;
             if (won && previousWon) {
                 return between(i - 1);
             }
@@ -182,13 +193,19 @@ final class Tuner {
 
     /** @return the median of the runs of one candidate, noting how far it is from the fastest */
     private double median(double[] values) {
+        double median = plainMedian(values);
+        double fastest = Arrays.stream(values).min().orElse(0);
+        if (fastest > 0) {
+            spread = Math.max(spread, median / fastest);
+        }
+        return median;
+    }
+
+    /** @return the median of the runs */
+    private static double plainMedian(double[] values) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
         int n = sorted.length;
-        double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-        if (sorted[0] > 0) {
-            spread = Math.max(spread, median / sorted[0]);
-        }
-        return median;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 }

@@ -17,11 +17,13 @@ record Tuning(int kcShift, int ncShift, int mcShift, double serialWork) {
     static final int MAX_SHIFT = 2;
 
     /**
-     * The serial threshold used when nothing was measured: 128³ multiply-adds, about 40 µs of one
-     * core's work at 100 GFLOP/s, several times what waking a parked worker costs on the machines
-     * measured (tens of µs on an oversubscribed 2-core VM, a few on a quiet server).
+     * The serial threshold used when nothing was measured: 256³ multiply-adds (about 150 µs of one
+     * core's work), below which two threads were slower than one on the 2-core VM this project is
+     * measured on, where waking a parked worker takes tens of µs, and longer when other programs are
+     * busy. Conservative elsewhere: a quiet many-core machine gains from splitting smaller products,
+     * which is what the autotune measures.
      */
-    static final double UNMEASURED_SERIAL_WORK = 128.0 * 128 * 128;
+    static final double UNMEASURED_SERIAL_WORK = 256.0 * 256 * 256;
 
     /** The derived blocks and the unmeasured threshold: what runs with autotune switched off. */
     static final Tuning UNTUNED = new Tuning(0, 0, 0, UNMEASURED_SERIAL_WORK);

@@ -120,7 +120,7 @@ class GemmSettingsTest {
     }
 
     @Test
-    void anUnsteadyTuneIsUsedButNotKept() throws IOException {
+    void anUnsteadyTuneIsNeitherUsedNorKept() throws IOException {
         int[] calls = {0};
         Supplier<Tuner.Trials> noisy = () -> new Tuner.Trials() {
             @Override
@@ -143,11 +143,39 @@ class GemmSettingsTest {
             }
         };
         GemmSettings settings = resolve(noisy);
-        assertThat(settings.serialWork()).isEqualTo(Math.pow(Tuner.SIZES[Tuner.SIZES.length - 1], 3));
+        assertThat(settings.tuning()).isEqualTo(Tuning.UNTUNED);
         try (var files = Files.list(directory)) {
             assertThat(files).isEmpty();
         }
         assertThat(warnings).isEmpty();
+    }
+
+    @Test
+    void aTuneOutOfTimeIsAbandoned() throws IOException {
+        Supplier<Tuner.Trials> slow = () -> new Tuner.Trials() {
+            @Override
+            public void warmUp() {
+            }
+
+            @Override
+            public double blocked(Blocking blocking) {
+                throw new Tuner.OutOfTime();
+            }
+
+            @Override
+            public double serial(int size) {
+                return 1.0;
+            }
+
+            @Override
+            public double parallel(int size) {
+                return 1.0;
+            }
+        };
+        assertThat(resolve(slow).tuning()).isEqualTo(Tuning.UNTUNED);
+        try (var files = Files.list(directory)) {
+            assertThat(files).isEmpty();
+        }
     }
 
     @Test
