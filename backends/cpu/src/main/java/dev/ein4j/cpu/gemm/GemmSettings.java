@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -48,9 +49,17 @@ final class GemmSettings {
 
     private static final System.Logger LOGGER = System.getLogger(GemmSettings.class.getPackageName());
 
-    /** Resolved on first use, under the class-initialisation lock: concurrent first calls tune once. */
-    private static final class Holder {
-        static final GemmSettings SETTINGS = ofMachine();
+    /** The settings once resolved. */
+    private static volatile GemmSettings resolved;
+    /** Whether a thread has begun resolving them; it alone tunes. */
+    private static final AtomicBoolean RESOLVING = new AtomicBoolean();
+
+    /**
+     * What runs while the first caller tunes: derived blocks, forced values, no tune. Other threads use
+     * these rather than wait, so that no worker of the pool the tune's trials need is ever blocked.
+     */
+    private static final class Provisional {
+        static final GemmSettings SETTINGS = ofMachine(false);
     }
 
     /**
@@ -81,9 +90,26 @@ final class GemmSettings {
         this.serialWork = serialWork;
     }
 
-    /** @return this JVM's settings, resolved (and, once per machine, tuned) on the first call */
+    /**
+     * @return this JVM's settings, resolved (and, once per machine, tuned) on the first call; calls from
+     *     other threads meanwhile get the provisional ones
+     */
     static GemmSettings get() {
-        return Holder.SETTINGS;
+        GemmSettings settings = resolved;
+        if (settings != null) {
+            return settings;
+        }
+        if (!RESOLVING.compareAndSet(false, true)) {
+            return Provisional.SETTINGS;
+        }
+        try {
+            settings = ofMachine(true);
+        } catch (RuntimeException | LinkageError e) {
+            LOGGER.log(System.Logger.Level.WARNING, "GEMM autotune failed; the derived blocks are used", e);
+            settings = Provisional.SETTINGS;
+        }
+        resolved = settings;
+        return settings;
     }
 
     /**
@@ -106,7 +132,7 @@ final class GemmSettings {
         return tuning;
     }
 
-    private static GemmSettings ofMachine() {
+    private static GemmSettings ofMachine(boolean autotune) {
         Kernels kernels = Kernels.load();
         FloatKernel floats = kernels.floats();
         CacheSizes caches = CacheSizes.ofMachine();
@@ -116,8 +142,8 @@ final class GemmSettings {
                 kernels.kind() + " " + floats.mr() + "x" + floats.nr());
         Machine machine = new Machine(caches, key, floats.mr(), floats.nr(), threads);
         Function<String, String> properties = System::getProperty;
-        if (!kernels.kind().equals("vector")) {
-            // the plain-Java kernels run ~30x slower: a tune would take seconds, for a fallback path
+        if (!autotune || !kernels.kind().equals("vector")) {
+            // provisional; or the plain-Java kernels, ~30x slower: a tune would take seconds, for a fallback
             properties = name -> name.equals(AUTOTUNE_PROPERTY) ? "false" : System.getProperty(name);
         }
         return resolve(properties, machine,

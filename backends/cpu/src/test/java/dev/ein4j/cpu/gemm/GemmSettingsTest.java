@@ -230,6 +230,28 @@ class GemmSettingsTest {
                 .isEqualTo(Path.of("/x/y"));
     }
 
+    @Test
+    void thisJvmsSettingsAreResolvedOnceAndFitTheKernels() throws InterruptedException {
+        GemmSettings[] seen = new GemmSettings[4];
+        Thread[] threads = new Thread[seen.length];
+        for (int i = 0; i < threads.length; i++) {
+            int at = i;
+            threads[i] = new Thread(() -> seen[at] = GemmSettings.get());
+            threads[i].start();
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        GemmSettings settings = GemmSettings.get();
+        assertThat(seen).doesNotContainNull();
+        assertThat(GemmSettings.get()).isSameAs(settings);
+        FloatKernel kernel = Kernels.load().floats();
+        Blocking blocking = settings.blocking(kernel.mr(), kernel.nr(), Float.BYTES);
+        assertThat(blocking.mc() % kernel.mr()).isZero();
+        assertThat(blocking.nc() % kernel.nr()).isZero();
+        assertThat(settings.serialWork()).isPositive();
+    }
+
     /** The one run of the real tuner: its result must be in range and multiply correctly. */
     @Test
     void aRealTuneOnThisMachineGivesUsableSettings() {
