@@ -15,10 +15,11 @@ package dev.ein4j.cpu.gemm;
  * least when the sides are equal. kc is the power of two at or below (packed A rows then start on
  * cache lines), capped so that the mr × kc A sliver fills at most half the L1d, since it is reread
  * from L1 for every B sliver of the panel; nc is the rest of the budget, a multiple of nr;</li>
- * <li>the packed A panel takes a quarter of the L2, {@code mc·kc·e = L2/4}, mc a multiple of mr: the
- * sliver just packed is still in L2 when the kernel reads it.</li>
+ * <li>the packed A panel takes a quarter of the L2, {@code mc·kc·e = L2/4}, mc rounded up to a multiple
+ * of mr (down, 256 rows would be a panel of 255 and one of a single row): the sliver just packed is
+ * still in L2 when the kernel reads it.</li>
  * </ul>
- * On a Zen 5 (48 KiB L1d, 1 MiB L2) this gives float kc = 256, nc = 512, mc = 255, what was measured
+ * On a Zen 5 (48 KiB L1d, 1 MiB L2) this gives float kc = 256, nc = 512, mc = 260, what was measured
  * best there by hand; {@link Tuner} then tries neighbours of the derived values on the machine.
  *
  * @param mr rows of the micro-tile
@@ -33,7 +34,8 @@ record Blocking(int mr, int nr, int mc, int nc, int kc) {
     static final int MIN_KC = 16;
     /**
      * The largest block derived, scaled to or forced, in elements, whatever the caches claim: a packed
-     * panel (two blocks' product) then stays below 2^28 elements, far from int indices' limit.
+     * panel (two blocks' product, rounded to whole tiles) then stays near 2^28 elements, far below int
+     * indices' limit.
      */
     static final int MAX_BLOCK = 1 << 14;
 
@@ -50,7 +52,7 @@ record Blocking(int mr, int nr, int mc, int nc, int kc) {
         long slivers = caches.level1Data() / 2 / ((long) mr * elementBytes);
         kc = Math.max(MIN_KC, Math.min(Math.min(kc, Long.highestOneBit(Math.max(1, slivers))), MAX_BLOCK));
         long nc = roundDown(Math.min(panelElements / kc, MAX_BLOCK), nr);
-        long mc = roundDown(Math.min(caches.level2() / 4 / (kc * elementBytes), MAX_BLOCK), mr);
+        long mc = roundUp((int) Math.min(caches.level2() / 4 / (kc * elementBytes), MAX_BLOCK), mr);
         return new Blocking(mr, nr, (int) mc, (int) nc, (int) kc);
     }
 

@@ -44,7 +44,7 @@ class GemmSettingsTest {
 
             @Override
             public double blocked(Blocking blocking) {
-                return blocking.kc() == 512 && blocking.nc() == 512 && blocking.mc() == 255 ? 0.5 : 1.0;
+                return blocking.kc() == 512 && blocking.nc() == 512 && blocking.mc() == 260 ? 0.5 : 1.0;
             }
 
             @Override
@@ -72,7 +72,7 @@ class GemmSettingsTest {
     void tunesOnceAndThenReadsTheFile() {
         GemmSettings first = resolve(trials);
         assertThat(tunes).isEqualTo(1);
-        assertThat(first.blocking(5, 64, 4)).isEqualTo(new Blocking(5, 64, 255, 512, 512));
+        assertThat(first.blocking(5, 64, 4)).isEqualTo(new Blocking(5, 64, 260, 512, 512));
         assertThat(first.serialWork()).isEqualTo(Math.sqrt(96.0 * 96 * 96 * 128 * 128 * 128), within(1e-6));
         GemmSettings second = resolve(NEVER);
         assertThat(second.tuning()).isEqualTo(first.tuning());
@@ -197,7 +197,7 @@ class GemmSettingsTest {
         GemmSettings settings = resolve(trials);
         assertThat(tunes).isEqualTo(1);
         // mc from the tuning, kc and nc forced (nc rounded up to whole tiles)
-        assertThat(settings.blocking(5, 64, 4)).isEqualTo(new Blocking(5, 64, 255, 320, 100));
+        assertThat(settings.blocking(5, 64, 4)).isEqualTo(new Blocking(5, 64, 260, 320, 100));
     }
 
     @Test
