@@ -18,8 +18,13 @@ final class MeasuredTrials implements Tuner.Trials {
      * the trials give up ({@link Tuner.OutOfTime}), since a machine that slow is too busy to measure.
      */
     static final long BUDGET_NANOS = 2_500_000_000L;
-    /** Runs of the thin product before its times count: C2 compiles the kernel after about 600 calls. */
-    private static final int MIN_WARM_UP_RUNS = 100;
+    /**
+     * Runs of the thin product before its times count: C1's code runs steadily too, only some hundred
+     * times slower, so settling alone would end the warm-up before C2 compiles. HotSpot's tiered policy
+     * compiles a method with C2 after 5,000 calls by default (Tier4InvocationThreshold); 250 runs of the
+     * thin product's 42 tiles call the kernel twice that often (C2 took about 6,000 calls here).
+     */
+    private static final int MIN_WARM_UP_RUNS = 250;
     /** Consecutive runs within 1.5× of the fastest that end the warm-up. */
     private static final int SETTLED_RUNS = 50;
 
@@ -40,11 +45,11 @@ final class MeasuredTrials implements Tuner.Trials {
     }
 
     /**
-     * Runs a thin product (some 40 tiles of 32 steps per run, a third of them partial) until its run
-     * time settles, then the representative one twice and the smallest square, alone and split, some
-     * times. The interpreter and C1 run Vector API code about a hundred times slower
-     * than C2, which compiles the kernel after some hundreds of calls: the large product alone would spend
-     * seconds there before the first timed run.
+     * Runs a thin product (42 tiles of 32 steps per run, half of them partial) until its run time
+     * settles, then the representative one twice and the smallest square, alone and split, some times.
+     * The interpreter and C1 run Vector API code 100–300 times slower than C2, which compiles the kernel
+     * after some thousands of calls: the large product alone would spend seconds there before the first
+     * timed run.
      */
     @Override
     public void warmUp() {

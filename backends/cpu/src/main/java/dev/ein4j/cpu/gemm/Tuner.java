@@ -1,7 +1,7 @@
 package dev.ein4j.cpu.gemm;
 
-import java.util.Arrays;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -16,10 +16,10 @@ import java.util.List;
  * more than {@value #MARGIN_PERCENT} % faster: a shared machine's noise must not move the choice off
  * the model.</li>
  * <li>Serial threshold: square products of the sizes in {@link #SIZES}, each on the calling thread and
- * cut over the workers. From the first size at which the workers win (by the same margin) there and at
- * the next size too (serial and split runs alternating), the threshold is set between that size's multiply-adds and the previous size's
- * (their geometric mean; half the smallest size's work when the workers win from the start, the
- * largest size's work when they never do).</li>
+ * cut over the workers, the two alternating. At the first size from which the workers win (by the same
+ * margin) there and at the next size too, the threshold is set between that size's multiply-adds and
+ * the previous size's (their geometric mean; half the smallest size's work when the workers win from
+ * the start, the largest size's work when they never do).</li>
  * </ul>
  * A tuning whose timings were unsteady ({@link #steady()}) says more about the other programs than about
  * the machine; the caller does not use it.
