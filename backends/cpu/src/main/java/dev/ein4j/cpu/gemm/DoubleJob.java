@@ -29,7 +29,14 @@ final class DoubleJob extends Job<DoubleJob.Workspace> {
 
     DoubleJob(int k, double[] a, View left, double[] bm, View right, double[] c, View out, DoubleKernel kernel,
             BlockListener listener) {
-        super(k, Blocking.of(kernel.mr(), kernel.nr(), Double.BYTES), listener);
+        this(k, a, left, bm, right, c, out, kernel, listener,
+                GemmSettings.get().blocking(kernel.mr(), kernel.nr(), Double.BYTES));
+    }
+
+    /** A job with the given blocks rather than the machine's (the autotune's trials). */
+    DoubleJob(int k, double[] a, View left, double[] bm, View right, double[] c, View out, DoubleKernel kernel,
+            BlockListener listener, Blocking blocking) {
+        super(k, blocking, listener);
         this.a = a;
         this.bm = bm;
         this.c = c;
@@ -54,7 +61,9 @@ final class DoubleJob extends Job<DoubleJob.Workspace> {
         if (w.b.length < s.nc() * kc) {
             w.b = new double[s.nc() * kc];
         }
-        if (w.tile.length < s.mr() * s.nr()) {
+        if (w.tile.length < s.mr() * s.nr() || w.tileRows.length < s.mr()
+                || (s.mr() > 1 && w.tileRows[1] != s.nr())) {
+            // sized and laid out for this job's tile (a thread may run kernels of different tiles)
             w.tile = new double[s.mr() * s.nr()];
             w.tileRows = new int[s.mr()];
             for (int r = 0; r < s.mr(); r++) {

@@ -12,13 +12,6 @@ import dev.ein4j.cpu.WorkerPool;
  */
 final class Split {
 
-    /**
-     * Up to this many multiply-adds (256³ by default; system property {@code ein4j.cpu.gemm.serialWork})
-     * the call runs on the calling thread. Waking parked workers took tens of microseconds on the 2-core
-     * VM this was measured on, so below about 300³ (~150 µs of work) two threads were slower than one.
-     */
-    static final double SERIAL_WORK = Double.parseDouble(
-            System.getProperty("ein4j.cpu.gemm.serialWork", String.valueOf(1 << 24)));
     private static final int TASKS_PER_THREAD = Integer.getInteger("ein4j.cpu.gemm.tasksPerThread", 2);
 
     private final int batches;
@@ -37,12 +30,23 @@ final class Split {
         this.nr = nr;
     }
 
-    /** Runs {@code job} over all of C[batches, m, n], in parallel when it is worth it. */
+    /**
+     * Runs {@code job} over all of C[batches, m, n], in parallel when it is worth it: above the
+     * machine's serial threshold ({@link GemmSettings#serialWork()}, measured by the autotune).
+     */
     static void run(Job<?> job, int batches, int m, int n, int k) {
+        run(job, batches, m, n, k, GemmSettings.get().serialWork());
+    }
+
+    /**
+     * Runs {@code job} over all of C[batches, m, n], on the calling thread alone when it has at most
+     * {@code serialWork} multiply-adds (0: always split, infinity: never).
+     */
+    static void run(Job<?> job, int batches, int m, int n, int k, double serialWork) {
         WorkerPool pool = WorkerPool.shared();
         double work = (double) batches * m * n * Math.max(k, 1);
         int threads = pool.parallelism();
-        if (threads == 1 || work <= SERIAL_WORK) {
+        if (threads == 1 || work <= serialWork) {
             for (int b = 0; b < batches; b++) {
                 job.run(b, 0, m, 0, n);
             }

@@ -9,7 +9,8 @@ import jdk.incubator.vector.VectorSpecies;
  * broadcasts of A per step: 29 of the 32 AVX-512 registers, since C2 issues all the
  * broadcasts before the FMAs (with more, e.g. 8 × 3, JDK 25 spills accumulators inside the loop).
  * Written out register by register because C2 keeps locals, not arrays of vectors, in registers;
- * the K loop is not unrolled by hand, which on JDK 17 can push the method past C2's limits. Loaded
+ * the K loop is not unrolled by hand, which on JDK 17 can push the method past C2's limits. Used where
+ * {@link VectorRegisters} finds 32 registers ({@link SmallTileVectorFloatKernel} elsewhere); loaded
  * only reflectively, through {@link VectorKernels}.
  */
 final class VectorFloatKernel implements FloatKernel {

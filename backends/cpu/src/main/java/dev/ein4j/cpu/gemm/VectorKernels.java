@@ -6,12 +6,20 @@ package dev.ein4j.cpu.gemm;
  */
 final class VectorKernels implements Kernels {
 
-    private final FloatKernel floats = new VectorFloatKernel();
-    private final DoubleKernel doubles = new VectorDoubleKernel();
+    private final FloatKernel floats;
+    private final DoubleKernel doubles;
 
-    /** Creates the kernels; public for the reflective lookup. */
+    /**
+     * Creates the kernels with the tile the machine's vector registers hold ({@link VectorRegisters});
+     * public for the reflective lookup.
+     */
     public VectorKernels() {
-        // the species is resolved in the kernels' static initializers
+        int bits = jdk.incubator.vector.FloatVector.SPECIES_PREFERRED.vectorBitSize();
+        int registers = VectorRegisters.count(System.getProperty("os.arch"), bits,
+                System.getProperty(VectorRegisters.PROPERTY));
+        boolean large = VectorRegisters.fitsLargeTile(registers);
+        floats = large ? new VectorFloatKernel() : new SmallTileVectorFloatKernel();
+        doubles = large ? new VectorDoubleKernel() : new SmallTileVectorDoubleKernel();
     }
 
     @Override

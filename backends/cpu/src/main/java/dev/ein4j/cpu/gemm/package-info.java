@@ -8,7 +8,16 @@
  * into tasks for the shared worker pool; {@code Job} runs the blocked loops of one task, with
  * {@code FloatJob}/{@code DoubleJob} holding the operands and per-thread buffers and {@code FloatPacking}/
  * {@code DoublePacking} filling them; {@code Blocking} sizes the blocks; {@code Kernels} picks the
- * Vector API micro-kernels ({@code Vector*Kernel}, found reflectively) or the plain-Java ones
+ * Vector API micro-kernels ({@code Vector*Kernel}, or {@code SmallTileVector*Kernel} where
+ * {@code VectorRegisters} finds 16 registers; found reflectively) or the plain-Java ones
  * ({@code Scalar*Kernel}).
+ *
+ * <p>Nothing is tuned as a constant for one CPU: the micro-tile follows the preferred species and the
+ * register count, the blocks are derived from the cache sizes the OS reports ({@code CacheSizes},
+ * {@code Blocking}), and {@code GemmSettings} corrects them, and measures the size below which a call
+ * stays on one thread, with a short autotune on the first multiply ({@code Tuner} choosing from the
+ * timings of {@code MeasuredTrials}); the result is kept per machine and JDK ({@code TuningCache}) in
+ * {@code $XDG_CACHE_HOME/ein4j} or {@code ~/.cache/ein4j}. The system properties are listed on
+ * {@code GemmSettings}.
  */
 package dev.ein4j.cpu.gemm;

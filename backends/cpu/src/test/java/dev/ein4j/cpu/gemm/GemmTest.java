@@ -99,7 +99,7 @@ class GemmTest {
         }
     }
 
-    /** Each case is above {@link Split#SERIAL_WORK}, so that it is cut into tasks for the workers. */
+    /** Each case is above the serial threshold ({@link GemmSettings#serialWork()}): it is cut into tasks. */
     @Test
     void largeEnoughToRunInParallel() {
         for (boolean dbl : new boolean[] {false, true}) {
