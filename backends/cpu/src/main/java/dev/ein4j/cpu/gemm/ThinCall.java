@@ -46,7 +46,8 @@ final class ThinCall {
      *     contiguous along either dimension; the arguments must have passed {@link Call#of}
      */
     static ThinCall of(int m, int n, int k, Operand left, Operand right, Operand out, BlockListener listener) {
-        if (!ENABLED || k == 0) {
+        // A's rows are gathered into one array: a broadcast A longer than an array can hold stays general
+        if (!ENABLED || k == 0 || (long) MAX_ROWS * k > Integer.MAX_VALUE - 8) {
             return null;
         }
         if (m <= MAX_ROWS) {

@@ -9,6 +9,10 @@
  * {@code FloatJob}/{@code DoubleJob} holding the operands and per-thread buffers and {@code FloatPacking}/
  * {@code DoublePacking} filling them; {@code Blocking} sizes the blocks; {@code Kernels} picks the
  * Vector API micro-kernels ({@code Vector*Kernel}, found reflectively) or the plain-Java ones
- * ({@code Scalar*Kernel}).
+ * ({@code Scalar*Kernel}). A thin C (at most four rows or columns: a matrix-vector product, a decode
+ * step) takes another way, with no packing: {@code ThinCall} orients it, {@code ThinSplit} cuts it into
+ * column ranges for the workers as far as measured costs say it pays, {@code FloatThinJob}/
+ * {@code DoubleThinJob} stream B once through the {@code *ThinKernel} loops (found as the micro-kernels
+ * are, through {@code ThinKernels}).
  */
 package dev.ein4j.cpu.gemm;
