@@ -65,8 +65,8 @@ public final class Gemm {
         }
         ThinCall thin = ThinCall.of(m, n, k, left, right, out, listener);
         if (thin != null) {
-            ThinSplit.run(new FloatThinJob(thin, k, thin.swapped ? b : a, thin.swapped ? a : b, c, thinKernels.floats),
-                    batches, thin.n, k);
+            ThinSplit.run(new FloatThinJob(thin, k, thin.swapped ? b : a, thin.swapped ? a : b, c,
+                    thinKernels.floats), batches, thin.n, k);
             return;
         }
         float[] x = call.swapped ? b : a;
@@ -103,8 +103,8 @@ public final class Gemm {
         }
         ThinCall thin = ThinCall.of(m, n, k, left, right, out, listener);
         if (thin != null) {
-            ThinSplit.run(new DoubleThinJob(thin, k, thin.swapped ? b : a, thin.swapped ? a : b, c, thinKernels.doubles),
-                    batches, thin.n, k);
+            ThinSplit.run(new DoubleThinJob(thin, k, thin.swapped ? b : a, thin.swapped ? a : b, c,
+                    thinKernels.doubles), batches, thin.n, k);
             return;
         }
         double[] x = call.swapped ? b : a;

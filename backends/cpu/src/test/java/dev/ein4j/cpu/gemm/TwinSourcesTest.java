@@ -14,7 +14,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class TwinSourcesTest {
 
-    private static final Path SOURCES = Path.of("src/main/java/dev/ein4j/cpu/gemm");
+    /** The package's sources, from the module's directory (as Maven runs tests) or the repository's. */
+    private static final Path SOURCES = Files.isDirectory(Path.of("src/main/java/dev/ein4j/cpu/gemm"))
+            ? Path.of("src/main/java/dev/ein4j/cpu/gemm") : Path.of("backends/cpu/src/main/java/dev/ein4j/cpu/gemm");
 
     @ParameterizedTest
     @ValueSource(strings = {"DoubleThinKernel", "ScalarDoubleThinKernel", "VectorDoubleThinKernel", "DoubleThinJob"})
