@@ -61,6 +61,11 @@ public final class WorkerPool {
         return parallelism;
     }
 
+    /** @return whether the calling thread is one of this pool's workers, where {@link #parallelFor} runs inline */
+    public boolean isWorker() {
+        return pool != null && ForkJoinTask.inForkJoinPool() && ForkJoinTask.getPool() == pool;
+    }
+
     /**
      * Runs {@code body(0) … body(count − 1)}, spread over the workers, and returns when all are done.
      * Tasks must be independent; each should be worth at least some tens of microseconds.
@@ -72,8 +77,7 @@ public final class WorkerPool {
         if (count <= 0) {
             return;
         }
-        boolean nested = ForkJoinTask.inForkJoinPool() && ForkJoinTask.getPool() == pool;
-        if (count == 1 || pool == null || nested) {
+        if (count == 1 || pool == null || isWorker()) {
             for (int i = 0; i < count; i++) {
                 body.accept(i);
             }

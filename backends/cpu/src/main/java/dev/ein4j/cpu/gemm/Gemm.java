@@ -8,16 +8,20 @@ import java.util.Objects;
  * float64. C is overwritten. Panels of A and B are packed into cache-sized contiguous buffers and a
  * register-blocked micro-kernel (Vector API FMAs when {@code jdk.incubator.vector} is loaded, plain
  * Java otherwise) sums each tile of C; large calls are spread over the shared
- * {@link dev.ein4j.cpu.WorkerPool}. Instances are immutable and thread-safe.
+ * {@link dev.ein4j.cpu.WorkerPool}. A thin C (at most {@link ThinCall#MAX_ROWS} rows or columns, such as a
+ * matrix-vector product) skips the packing: B is read once, in place ({@link ThinCall}). Instances are
+ * immutable and thread-safe.
  */
 public final class Gemm {
 
     private static final Gemm INSTANCE = new Gemm(Kernels.load());
 
     private final Kernels kernels;
+    private final ThinKernels thinKernels;
 
     private Gemm(Kernels kernels) {
         this.kernels = kernels;
+        this.thinKernels = ThinKernels.of(kernels.kind());
     }
 
     /**
@@ -59,6 +63,12 @@ public final class Gemm {
         if (call == null) {
             return;
         }
+        ThinCall thin = ThinCall.of(m, n, k, left, right, out, listener);
+        if (thin != null) {
+            ThinSplit.run(new FloatThinJob(thin, k, thin.swapped ? b : a, thin.swapped ? a : b, c,
+                    thinKernels.floats), batches, thin.n, k);
+            return;
+        }
         float[] x = call.swapped ? b : a;
         float[] y = call.swapped ? a : b;
         Split.run(new FloatJob(k, x, call.left, y, call.right, c, call.out, kernels.floats(), call.listener),
@@ -89,6 +99,12 @@ public final class Gemm {
         Call call = Call.of(batches, m, n, k, left, right, out, listener, kernels.doubles().mr(),
                 kernels.doubles().nr());
         if (call == null) {
+            return;
+        }
+        ThinCall thin = ThinCall.of(m, n, k, left, right, out, listener);
+        if (thin != null) {
+            ThinSplit.run(new DoubleThinJob(thin, k, thin.swapped ? b : a, thin.swapped ? a : b, c,
+                    thinKernels.doubles), batches, thin.n, k);
             return;
         }
         double[] x = call.swapped ? b : a;

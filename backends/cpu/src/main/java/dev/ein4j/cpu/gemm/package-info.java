@@ -19,5 +19,11 @@
  * timings of {@code MeasuredTrials}); the result is kept per machine and JDK ({@code TuningCache}) in
  * {@code $XDG_CACHE_HOME/ein4j} or {@code ~/.cache/ein4j}. The system properties are listed on
  * {@code GemmSettings}.
+ *
+ * <p>A thin C (at most four rows or columns: a matrix-vector product, a decode
+ * step) takes another way, with no packing: {@code ThinCall} orients it, {@code ThinSplit} cuts it into
+ * column ranges for the workers as far as measured costs say it pays, {@code FloatThinJob}/
+ * {@code DoubleThinJob} stream B once through the {@code *ThinKernel} loops (found as the micro-kernels
+ * are, through {@code ThinKernels}).
  */
 package dev.ein4j.cpu.gemm;

@@ -155,8 +155,7 @@ class GemmTest {
                 a.operand, null)).isInstanceOf(IllegalArgumentException.class);
     }
 
-    private static void check(boolean dbl, int batches, int m, int n, int k, Layout a, Layout b, Layout c,
-            long seed) {
+    static void check(boolean dbl, int batches, int m, int n, int k, Layout a, Layout b, Layout c, long seed) {
         check(dbl, batches, m, n, k, a.operand, a.size, b.operand, b.size, c.operand, c.size, seed);
     }
 
@@ -164,7 +163,7 @@ class GemmTest {
      * Runs one product on random values and compares every element of C with the reference, both when
      * the listener hears of it and afterwards; elements of C's array outside the output stay untouched.
      */
-    private static void check(boolean dbl, int batches, int m, int n, int k, Operand left, int aSize,
+    static void check(boolean dbl, int batches, int m, int n, int k, Operand left, int aSize,
             Operand right, int bSize, Operand out, int cSize, long seed) {
         Random random = new Random(seed * 31 + m * 7L + n * 3L + k);
         double[] a = values(random, aSize, dbl);

@@ -1,0 +1,103 @@
+package dev.ein4j.cpu.gemm;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * The Vector API loops of a thin product for float, over vectors of the preferred species: a
+ * row-major B is added four rows per pass (one load and one store of C per four FMAs), a B with
+ * contiguous columns is dotted four columns per pass (one load of A per four FMAs, four independent
+ * accumulators). The tails shorter than a vector run as scalar FMAs. Loaded only reflectively, through
+ * {@link ThinKernels}.
+ * The twin for the other precision is the same text but for the type (guarded by a test).
+ */
+final class VectorFloatThinKernel implements FloatThinKernel {
+
+    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    private static final int L = S.length();
+
+    @Override
+    public void addRows(int width, float x0, float x1, float x2, float x3, float[] b, int row0, int row1,
+            int row2, int row3, float[] c, int cAt) {
+        FloatVector v0 = FloatVector.broadcast(S, x0);
+        FloatVector v1 = FloatVector.broadcast(S, x1);
+        FloatVector v2 = FloatVector.broadcast(S, x2);
+        FloatVector v3 = FloatVector.broadcast(S, x3);
+        int bound = S.loopBound(width);
+        int j = 0;
+        for (; j < bound; j += L) {
+            FloatVector sum = v0.fma(FloatVector.fromArray(S, b, row0 + j), FloatVector.fromArray(S, c, cAt + j));
+            sum = v1.fma(FloatVector.fromArray(S, b, row1 + j), sum);
+            sum = v2.fma(FloatVector.fromArray(S, b, row2 + j), sum);
+            v3.fma(FloatVector.fromArray(S, b, row3 + j), sum).intoArray(c, cAt + j);
+        }
+        for (; j < width; j++) {
+            float sum = Math.fma(x0, b[row0 + j], c[cAt + j]);
+            sum = Math.fma(x1, b[row1 + j], sum);
+            sum = Math.fma(x2, b[row2 + j], sum);
+            c[cAt + j] = Math.fma(x3, b[row3 + j], sum);
+        }
+    }
+
+    @Override
+    public void addRow(int width, float x, float[] b, int row, float[] c, int cAt) {
+        FloatVector v = FloatVector.broadcast(S, x);
+        int bound = S.loopBound(width);
+        int j = 0;
+        for (; j < bound; j += L) {
+            v.fma(FloatVector.fromArray(S, b, row + j), FloatVector.fromArray(S, c, cAt + j)).intoArray(c, cAt + j);
+        }
+        for (; j < width; j++) {
+            c[cAt + j] = Math.fma(x, b[row + j], c[cAt + j]);
+        }
+    }
+
+    @Override
+    public void dotColumns(int k, float[] x, int xAt, float[] b, int column0, int column1, int column2,
+            int column3, float[] sums, int at) {
+        FloatVector sum0 = FloatVector.zero(S);
+        FloatVector sum1 = sum0;
+        FloatVector sum2 = sum0;
+        FloatVector sum3 = sum0;
+        int bound = S.loopBound(k);
+        int p = 0;
+        for (; p < bound; p += L) {
+            FloatVector value = FloatVector.fromArray(S, x, xAt + p);
+            sum0 = value.fma(FloatVector.fromArray(S, b, column0 + p), sum0);
+            sum1 = value.fma(FloatVector.fromArray(S, b, column1 + p), sum1);
+            sum2 = value.fma(FloatVector.fromArray(S, b, column2 + p), sum2);
+            sum3 = value.fma(FloatVector.fromArray(S, b, column3 + p), sum3);
+        }
+        float total0 = sum0.reduceLanes(VectorOperators.ADD);
+        float total1 = sum1.reduceLanes(VectorOperators.ADD);
+        float total2 = sum2.reduceLanes(VectorOperators.ADD);
+        float total3 = sum3.reduceLanes(VectorOperators.ADD);
+        for (; p < k; p++) {
+            float value = x[xAt + p];
+            total0 = Math.fma(value, b[column0 + p], total0);
+            total1 = Math.fma(value, b[column1 + p], total1);
+            total2 = Math.fma(value, b[column2 + p], total2);
+            total3 = Math.fma(value, b[column3 + p], total3);
+        }
+        sums[at] = total0;
+        sums[at + 1] = total1;
+        sums[at + 2] = total2;
+        sums[at + 3] = total3;
+    }
+
+    @Override
+    public float dotColumn(int k, float[] x, int xAt, float[] b, int column) {
+        FloatVector sum = FloatVector.zero(S);
+        int bound = S.loopBound(k);
+        int p = 0;
+        for (; p < bound; p += L) {
+            sum = FloatVector.fromArray(S, x, xAt + p).fma(FloatVector.fromArray(S, b, column + p), sum);
+        }
+        float total = sum.reduceLanes(VectorOperators.ADD);
+        for (; p < k; p++) {
+            total = Math.fma(x[xAt + p], b[column + p], total);
+        }
+        return total;
+    }
+}
