@@ -90,7 +90,7 @@ final class SegmentEvaluator {
         int tile = (int) Math.min(TILE, (long) rowsPerTile * space.rowLength());
         this.tiles = new Object[kernel.size()];
         for (int i : members) {
-            tiles[i] = Tiles.allocate(kernel.instruction(i).dtype(), Math.max(1, tile));
+            tiles[i] = TileArena.SHARED.take(kernel.instruction(i).dtype(), Math.max(1, tile));
         }
         this.bases = new long[space.accesses.size() * rowsPerTile];
         this.rowValid = new boolean[space.accesses.size() * rowsPerTile];
@@ -107,6 +107,32 @@ final class SegmentEvaluator {
                     step -= (long) (space.shape[wrapped] - 1) * strides[wrapped];
                 }
                 steps[a][k] = step;
+            }
+        }
+    }
+
+    /**
+     * Gives the tile arrays back to the shared arena for the next launch; the evaluator must not
+     * be used afterwards (and never is: its launch has ended).
+     */
+    void release() {
+        for (int i : members) {
+            if (tiles[i] != null) {
+                TileArena.SHARED.give(kernel.instruction(i).dtype(), tiles[i]);
+                tiles[i] = null;
+            }
+        }
+    }
+
+    /**
+     * Releases every evaluator of a finished launch (see {@link #release()}).
+     *
+     * @param evaluators the launch's evaluators, some null (tasks that had no work)
+     */
+    static void releaseAll(SegmentEvaluator[] evaluators) {
+        for (SegmentEvaluator evaluator : evaluators) {
+            if (evaluator != null) {
+                evaluator.release();
             }
         }
     }

@@ -85,6 +85,7 @@ public final class TileKernels {
         SegmentEvaluator first = new SegmentEvaluator(kernel, segment, shape, extras, inputs, parameters, ops, reorder);
         Space space = first.space();
         if (space.rowLength() == 0) {
+            first.release();
             return;
         }
         int tasks = RowWalk.tasks(space, pool);
@@ -112,6 +113,7 @@ public final class TileKernels {
                 }
             }
         });
+        SegmentEvaluator.releaseAll(evaluators); // not after a failure: a task might still hold its tiles
     }
 
     /**
@@ -229,6 +231,7 @@ public final class TileKernels {
                         (int) evaluator.extraStride(0));
             }
         });
+        SegmentEvaluator.releaseAll(evaluators); // not after a failure: a task might still hold its tiles
         Object[] results = new Object[kernel.size()];
         for (int r = 0; r < reductionIndices.length; r++) {
             Accumulator total = null;
