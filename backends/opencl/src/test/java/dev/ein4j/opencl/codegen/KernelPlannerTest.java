@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /** Code generation without a device: which schedule is chosen, and what parameterised code shares. */
 class KernelPlannerTest {
 
-    private static final DeviceLimits GPU = new DeviceLimits(true, true, 1024, 48 * 1024, 132, 4352);
+    private static final DeviceLimits GPU = new DeviceLimits(true, true, 1024, 48 * 1024, 132, 4352, true);
 
     private static Kernel scaledCopy(int[] shape, View view) {
         return new Kernel(List.of(DType.FLOAT32), List.of(
@@ -94,12 +94,12 @@ class KernelPlannerTest {
             assertThat(plan.launch().arguments()).containsExactly(new LaunchArguments.Argument(0, LaunchArguments.Kind.FLOAT));
             assertThat(plan.steps().get(0).source()).contains("const float arg0)").contains("const float v1 = arg0;");
         }
-        DeviceLimits few = new DeviceLimits(true, true, 1024, 48 * 1024, 132, 80);
+        DeviceLimits few = new DeviceLimits(true, true, 1024, 48 * 1024, 132, 80, true);
         KernelPlan buffered = KernelPlanner.plan(kernel, few, true);
         assertThat(buffered.launch().inBuffer()).isTrue();
         assertThat(buffered.steps().get(0).source()).contains("__global const long* restrict values)")
                 .contains("const float v1 = as_float((int)values[0]);");
-        DeviceLimits tiny = new DeviceLimits(true, true, 1024, 48 * 1024, 132, 16);
+        DeviceLimits tiny = new DeviceLimits(true, true, 1024, 48 * 1024, 132, 16, true);
         assertThatThrownBy(() -> KernelPlanner.plan(kernel, tiny, true)).isInstanceOf(UnsupportedKernelException.class)
                 .hasMessageContaining("bytes of arguments");
         assertThat(new LaunchArguments.Argument(0, LaunchArguments.Kind.FLOAT).bits(dev.ein4j.kernel.Parameters.ofConstants(0.1)))
