@@ -3,6 +3,7 @@ package dev.ein4j.opencl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ein4j.backend.Backends;
 import dev.ein4j.backend.DeviceBuffer;
 import dev.ein4j.error.IndexOutOfRangeException;
 import dev.ein4j.ir.DType;
@@ -14,10 +15,14 @@ import dev.ein4j.kernel.Instruction;
 import dev.ein4j.kernel.Kernel;
 import dev.ein4j.kernel.KernelInterpreter;
 import dev.ein4j.kernel.Parameters;
+import dev.ein4j.reference.ReferenceBackend;
+import dev.ein4j.tensor.Generator;
+import dev.ein4j.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,6 +34,11 @@ import org.junit.jupiter.api.Test;
 class IndexedKernelTest {
 
     private static final int[] LENGTHS = {1, 2, 3, 5, 7, 13};
+
+    @AfterEach
+    void restore() {
+        Backends.use(ReferenceBackend.NAME);
+    }
 
     @Test
     void gathersAgreeBitForBit() {
@@ -83,10 +93,79 @@ class IndexedKernelTest {
                     source.set(i, Math.rint(source.get(i) * 64)); // small integers: sums exact in any order
                 }
             }
-            KernelAgreement.assertIdentical("sum of a gather " + trial, opencl, kernel,
-                    List.of(source, randomIndex(random, shape, gather.length, 0)));
+            HostData index = randomIndex(random, shape, gather.length, 0);
+            KernelAgreement.assertIdentical("sum of a gather " + trial, opencl, kernel, List.of(source, index));
+            spoil(random, index, gather.length, 1 + random.nextInt(3));
+            assertSameFailure("sum of a gather " + trial + " with bad indices", opencl, kernel, List.of(source, index), -1);
         }
         assertThat(opencl.interpretedKernels()).isEmpty();
+    }
+
+    /** out[m, n] = Σ_k table[rows[m, k], k] · weights[k, n] + bias[columns[m, n]]: gathers in a contraction's prologue and epilogue. */
+    @Test
+    void gathersInAContractionsPrologueAndEpilogueAgree() {
+        OpenClBackend opencl = OpenCl.backend();
+        Random random = new Random(19);
+        int[] lengths = {1, 2, 7, 13, 70};
+        for (int trial = 0; trial < 16; trial++) {
+            DType dtype = trial % 3 == 0 ? DType.INT32 : pickType(opencl, random);
+            int m = lengths[random.nextInt(lengths.length)];
+            int k = lengths[random.nextInt(lengths.length)];
+            int n = lengths[random.nextInt(lengths.length)];
+            int vocabulary = 1 + random.nextInt(9);
+            int biases = 1 + random.nextInt(5);
+            int[] left = {m, k, 1};
+            int[] right = {1, k, n};
+            int[] out = {m, n};
+            View rightView = View.contiguous(new int[] {k, n}).reshape(right);
+            dev.ein4j.kernel.ContractSpec spec = dev.ein4j.kernel.ContractSpec.of(new int[] {m, k, n}, left, right, new int[] {1},
+                    View.contiguous(left), rightView, dtype);
+            Kernel kernel = new Kernel(List.of(dtype, DType.INT32, dtype, dtype, DType.INT32), List.of(
+                    Instruction.load(1, DType.INT32, View.contiguous(left)),
+                    Instruction.gather(0, dtype, View.contiguous(new int[] {vocabulary, k}).reshape(new int[] {vocabulary, k, 1})
+                            .withShape(left), 0, vocabulary, 0),
+                    Instruction.load(2, dtype, rightView),
+                    Instruction.contract(dtype, out, spec, 1, 2),
+                    Instruction.load(4, DType.INT32, View.contiguous(out)),
+                    Instruction.gather(3, dtype, View.contiguous(new int[] {1, biases}).expand(new int[] {m, biases}).withShape(out), 1,
+                            biases, 4),
+                    Instruction.apply(Op.ADD, dtype, out, 3, 5)));
+            List<HostData> inputs = List.of(randomValues(random, dtype, (long) vocabulary * k),
+                    randomIndex(random, left, vocabulary, 0), randomValues(random, dtype, (long) k * n), randomValues(random, dtype, biases),
+                    randomIndex(random, out, biases, 0));
+            KernelAgreement.assertClose("contraction " + trial + " " + dtype, KernelAgreement.launch(opencl, kernel, inputs,
+                    Parameters.NONE), dtype == DType.INT32 ? 0.0 : 1e-4, kernel);
+            // bad indices in the prologue and the epilogue: the prologue runs first
+            spoil(random, inputs.get(1), vocabulary, 1);
+            spoil(random, inputs.get(4), biases, 1 + trial % 2);
+            assertSameFailure("contraction " + trial + " with bad indices", opencl, kernel, inputs, -1);
+        }
+        assertThat(opencl.interpretedKernels()).isEmpty();
+    }
+
+    /** Through tensors: an embedding lookup fed to a matmul (a contraction's prologue), a gathered bias (its epilogue), a sum. */
+    @Test
+    void gathersInContractionsAndReductionsOfTensorProgramsCompile() {
+        OpenClBackend opencl = OpenCl.backend();
+        long interpretedBefore = opencl.interpretedRuns();
+        for (int seed = 0; seed < 4; seed++) {
+            int vocabulary = 7 + seed;
+            int rows = 3 + 5 * seed;
+            int width = 4 + seed;
+            long s = seed;
+            OpenCl.agree("lookup, matmul, gathered bias, sum " + seed, () -> {
+                Tensor table = Tensor.rand(new Generator(s), vocabulary, width);
+                Tensor weights = Tensor.rand(new Generator(s + 100), width, 5);
+                Tensor bias = Tensor.rand(new Generator(s + 200), 1, 9);
+                Tensor rowsOf = Tensor.randint(new Generator(s + 300), 0, vocabulary, rows, width);
+                Tensor biasAt = Tensor.randint(new Generator(s + 400), 0, 9, rows, 5);
+                Tensor product = table.gather(0, rowsOf).matmul(weights);
+                Tensor biased = product.add(bias.expand(rows, 9).gather(1, biasAt));
+                return biased.add(table.gather(0, rowsOf).sum(new int[] {1}, true));
+            });
+        }
+        assertThat(opencl.interpretedRuns() - interpretedBefore).as("kernels run on the interpreter: %s",
+                opencl.interpretedKernels()).isZero();
     }
 
     @Test
