@@ -131,7 +131,8 @@ class IndexedKernelTest {
                             biases, 4),
                     Instruction.apply(Op.ADD, dtype, out, 3, 5)));
             List<HostData> inputs = List.of(randomValues(random, dtype, (long) vocabulary * k),
-                    randomIndex(random, left, vocabulary, 0), randomValues(random, dtype, (long) k * n), randomValues(random, dtype, biases),
+                    randomIndex(random, left, vocabulary, 0), randomValues(random, dtype, (long) k * n),
+                    randomValues(random, dtype, biases),
                     randomIndex(random, out, biases, 0));
             KernelAgreement.assertClose("contraction " + trial + " " + dtype, KernelAgreement.launch(opencl, kernel, inputs,
                     Parameters.NONE), dtype == DType.INT32 ? 0.0 : 1e-4, kernel);
