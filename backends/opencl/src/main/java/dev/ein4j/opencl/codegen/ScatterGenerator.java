@@ -81,9 +81,23 @@ final class ScatterGenerator {
         out.close();
         out.close();
         out.close();
-        int local = limits.groupSize();
+        int local = groupSize(lines, limits);
         return new KernelPlan.Step("ein_scatter", out.toString(), new long[] {Signature.globalSize(lines, local, MAX_GROUPS)},
                 new long[] {local}, new int[0], new int[0], constants.values(), "scatter");
+    }
+
+    /**
+     * Lines are few when the values are long along the axis: the groups shrink (halving) until there
+     * are at least as many as compute units, so that every unit walks some lines.
+     *
+     * @return the work-group size
+     */
+    static int groupSize(long lines, DeviceLimits limits) {
+        int local = limits.groupSize();
+        while (local > 1 && (lines + local - 1) / local < limits.computeUnits()) {
+            local /= 2;
+        }
+        return local;
     }
 
     /** The output's flat index: the line's coordinates, the position along the axis (the output is compact). */
