@@ -19,6 +19,14 @@ import java.util.List;
  */
 public final class KernelInterpreter {
 
+    /**
+     * The interpreter evaluates a segment in runs of at most this many consecutive elements along
+     * the innermost axis, every instruction over a run before the next run: with several indexed
+     * instructions, the first bad index in that order is the one reported (a backend reporting
+     * index errors itself follows the same order).
+     */
+    public static final int CHUNK_LENGTH = ChunkEvaluator.CHUNK;
+
     private KernelInterpreter() {
     }
 

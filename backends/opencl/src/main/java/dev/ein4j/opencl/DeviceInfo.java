@@ -31,11 +31,12 @@ import org.jocl.cl_platform_id;
  * @param correctlyRoundedDivideSqrt whether float32 division and sqrt can be made correctly rounded
  * @param fma whether float32 fused multiply-add is done in hardware
  * @param maxParameterBytes CL_DEVICE_MAX_PARAMETER_SIZE: the bytes of arguments a kernel may take
+ * @param int64Atomics whether the device reports cl_khr_int64_extended_atomics (64-bit atomic minimum)
  */
 record DeviceInfo(cl_platform_id platform, cl_device_id device, int platformIndex, int deviceIndex,
                          String platformName, String deviceName, long type, String version, boolean fp64,
                          long maxAllocation, long globalMemory, long maxWorkGroupSize, long localMemory, int computeUnits,
-                         boolean correctlyRoundedDivideSqrt, boolean fma, long maxParameterBytes) {
+                         boolean correctlyRoundedDivideSqrt, boolean fma, long maxParameterBytes, boolean int64Atomics) {
 
     /**
      * Reads a device's properties.
@@ -57,14 +58,14 @@ record DeviceInfo(cl_platform_id platform, cl_device_id device, int platformInde
                 deviceSize(device, CL.CL_DEVICE_MAX_WORK_GROUP_SIZE), deviceLong(device, CL.CL_DEVICE_LOCAL_MEM_SIZE),
                 (int) deviceInt(device, CL.CL_DEVICE_MAX_COMPUTE_UNITS),
                 (singleConfig & CL.CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0, (singleConfig & CL.CL_FP_FMA) != 0,
-                deviceSize(device, CL.CL_DEVICE_MAX_PARAMETER_SIZE));
+                deviceSize(device, CL.CL_DEVICE_MAX_PARAMETER_SIZE), extensions.contains("cl_khr_int64_extended_atomics"));
     }
 
     /** @return this device as if it had no float64 (to test how a device without cl_khr_fp64 is served) */
     DeviceInfo withoutFloat64() {
         return new DeviceInfo(platform, device, platformIndex, deviceIndex, platformName, deviceName, type, version, false,
                 maxAllocation, globalMemory, maxWorkGroupSize, localMemory, computeUnits, correctlyRoundedDivideSqrt, fma,
-                maxParameterBytes);
+                maxParameterBytes, int64Atomics);
     }
 
     /** @return whether this is a GPU or an accelerator (preferred, and given the higher priority) */

@@ -122,6 +122,31 @@ final class DeviceQueue implements AutoCloseable {
         writeAsync(target, copy);
     }
 
+    /**
+     * Waits for every earlier submission and copies 64-bit values to the host (a kernel's index-error record).
+     *
+     * @param source a buffer of at least {@code count · 8} bytes
+     * @param count how many values
+     * @return the values
+     */
+    long[] readLongs(OpenClBuffer source, int count) {
+        long[] values = new long[count];
+        if (count == 0) {
+            return values;
+        }
+        ByteBuffer copy = ByteBuffer.allocateDirect(count * Long.BYTES).order(java.nio.ByteOrder.nativeOrder());
+        lock.lock();
+        try {
+            ClErrors.check(CL.clEnqueueReadBuffer(queue(), source.memory(), true, 0, copy.capacity(), Pointer.to(copy), 0, null, null),
+                    "clEnqueueReadBuffer");
+            retireCompletedWrites();
+        } finally {
+            lock.unlock();
+        }
+        copy.asLongBuffer().get(values);
+        return values;
+    }
+
     /** Enqueues a non-blocking write from a direct buffer kept alive until the write completes. */
     private void writeAsync(OpenClBuffer target, ByteBuffer copy) {
         lock.lock();

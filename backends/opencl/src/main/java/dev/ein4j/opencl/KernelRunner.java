@@ -80,8 +80,11 @@ final class KernelRunner implements AutoCloseable {
                 if (entry != null && entry.plan() != null && entry.isBaked() == bake) {
                     List<ProgramBuilder.Built> built = lookUp(entry.plan());
                     if (built != null) {
-                        launcher.launch(entry, built, outputs, inputs, parameters);
-                        entry.ran();
+                        try {
+                            launcher.launch(kernel, entry, built, outputs, inputs, parameters);
+                        } finally {
+                            entry.ran(); // a launch that found a bad index ran too
+                        }
                         return true;
                     }
                 }

@@ -1,7 +1,10 @@
 package dev.ein4j.opencl;
 
+import dev.ein4j.error.IndexOutOfRangeException;
 import dev.ein4j.ir.DType;
+import dev.ein4j.kernel.Kernel;
 import dev.ein4j.kernel.Parameters;
+import dev.ein4j.opencl.codegen.IndexChecks;
 import dev.ein4j.opencl.codegen.KernelPlan;
 import dev.ein4j.opencl.codegen.LaunchArguments;
 import java.util.ArrayList;
@@ -33,14 +36,20 @@ final class Launcher {
     }
 
     /**
+     * Enqueues the steps. A kernel that reads or writes at indices (its plan has
+     * {@link KernelPlan#indexChecks()}) also gets an error buffer, read back once the steps have run:
+     * that launch is a synchronisation, and a bad index is thrown here.
+     *
+     * @param kernel the kernel
      * @param entry the kernel's entry, with a plan
      * @param programs the compiled program of each step
      * @param outputs the kernel's output buffers
      * @param inputs one buffer per input slot
      * @param parameters the launch's values
+     * @throws IndexOutOfRangeException for an index outside its axis, as the interpreter reports it
      */
-    void launch(KernelEntry entry, List<ProgramBuilder.Built> programs, List<OpenClBuffer> outputs, List<OpenClBuffer> inputs,
-                Parameters parameters) {
+    void launch(Kernel kernel, KernelEntry entry, List<ProgramBuilder.Built> programs, List<OpenClBuffer> outputs,
+                List<OpenClBuffer> inputs, Parameters parameters) {
         KernelPlan plan = entry.plan();
         LaunchArguments launch = plan.launch();
         List<LaunchArguments.Argument> arguments = launch.arguments();
@@ -51,7 +60,13 @@ final class Launcher {
         }
         List<OpenClBuffer> temporaries = new ArrayList<>();
         OpenClBuffer valueBuffer = null;
+        OpenClBuffer errors = null;
         try {
+            if (plan.indexChecks() > 0) {
+                // 64-bit slots as pairs of int32, like the parameter tables
+                errors = pool.allocateInternal(DType.INT32, 2L * plan.indexChecks());
+                queue.writeLongs(errors, IndexChecks.initial(plan.indexChecks()));
+            }
             for (KernelPlan.Temporary temporary : plan.temporaries()) {
                 temporaries.add(pool.allocateInternal(temporary.dtype(), temporary.size()));
             }
@@ -62,37 +77,49 @@ final class Launcher {
             }
             for (int s = 0; s < plan.steps().size(); s++) {
                 KernelPlan.Step step = plan.steps().get(s);
-                cl_kernel kernel = programs.get(s).kernel();
+                cl_kernel program = programs.get(s).kernel();
                 int argument = 0;
                 if (step.writesOutputs()) {
                     for (OpenClBuffer output : outputs) {
-                        setBuffer(kernel, argument++, output.memory());
+                        setBuffer(program, argument++, output.memory());
                     }
                 } else {
                     for (int temporary : step.outputTemporaries()) {
-                        setBuffer(kernel, argument++, temporaries.get(temporary).memory());
+                        setBuffer(program, argument++, temporaries.get(temporary).memory());
                     }
                 }
                 for (OpenClBuffer input : inputs) {
-                    setBuffer(kernel, argument++, input.memory());
+                    setBuffer(program, argument++, input.memory());
                 }
                 for (int temporary : step.temporaryInputs()) {
-                    setBuffer(kernel, argument++, temporaries.get(temporary).memory());
+                    setBuffer(program, argument++, temporaries.get(temporary).memory());
                 }
-                setBuffer(kernel, argument++, entry.parameters(s).memory());
+                setBuffer(program, argument++, entry.parameters(s).memory());
+                if (errors != null) {
+                    setBuffer(program, argument++, errors.memory());
+                }
                 if (valueBuffer != null) {
-                    setBuffer(kernel, argument, valueBuffer.memory());
+                    setBuffer(program, argument, valueBuffer.memory());
                 } else {
                     for (int a = 0; a < values.length; a++) {
-                        setValue(kernel, argument++, arguments.get(a).kind().bytes(), values[a]);
+                        setValue(program, argument++, arguments.get(a).kind().bytes(), values[a]);
                     }
                 }
-                enqueue(kernel, step);
+                enqueue(program, step);
+            }
+            if (errors != null) {
+                IndexOutOfRangeException failure = IndexChecks.firstError(kernel, queue.readLongs(errors, plan.indexChecks()));
+                if (failure != null) {
+                    throw failure;
+                }
             }
         } finally {
             temporaries.forEach(OpenClBuffer::close);
             if (valueBuffer != null) {
                 valueBuffer.close();
+            }
+            if (errors != null) {
+                errors.close();
             }
         }
     }

@@ -34,7 +34,9 @@ import org.jocl.CLException;
  * change every step (Adam's bias corrections) runs the same programs every step. A kernel the
  * generator declines runs on the {@link dev.ein4j.kernel.KernelInterpreter} over copies of its
  * buffers ({@link #interpretedRuns()} counts these, and each such kernel is named once on stderr;
- * none is known to).
+ * the generator declines only what {@link dev.ein4j.opencl.codegen} lists). Gathers and scatters
+ * are generated: a launch of a kernel that reads or writes at indices waits for the device, to
+ * throw the interpreter's {@link dev.ein4j.error.IndexOutOfRangeException} for a bad index.
  *
  * <p>Memory: buffers are recycled by a pool (released {@code cl_mem} kept by size for the next
  * allocation, up to a quarter of the memory limit), so steady-state training creates nothing on the
@@ -96,7 +98,7 @@ public final class OpenClBackend implements Backend, AutoCloseable {
         this.pool = new BufferPool(queue.context(), memory, memory / 4);
         this.builder = new ProgramBuilder(queue);
         this.runner = new KernelRunner(queue, pool, builder, new DeviceLimits(device.fp64(), device.fma(),
-                device.maxWorkGroupSize(), device.localMemory(), device.computeUnits(), device.maxParameterBytes()),
+                device.maxWorkGroupSize(), device.localMemory(), device.computeUnits(), device.maxParameterBytes(), device.int64Atomics()),
                 specializeAfter);
         System.err.println("ein4j: opencl backend on " + device.describe());
     }

@@ -97,7 +97,7 @@ final class ElementwiseGenerator {
         List<String[]> reads = replicas == null ? List.of() : List.<String[]>of(new String[] {PRODUCT, replicas.type()});
         int[] readIndices = replicas == null ? new int[0] : new int[] {replicas.temporary()};
         String name = "ein_" + segment.name().toLowerCase(Locale.ROOT);
-        SourceWriter out = new SourceWriter().raw(Preamble.source(limits.fp64()));
+        SourceWriter out = new SourceWriter().raw(Preamble.source(limits.fp64(), IndexChecks.slots(kernel) > 0));
         out.line("// " + kernel.kind().name().toLowerCase(Locale.ROOT) + " kernel, segment " + segment
                 + (replicas == null ? "" : " (replicas of the product)") + ": one work item per element"
                 + constants.describe(" of " + Arrays.toString(shape)));

@@ -95,6 +95,38 @@ final class Indexing {
     }
 
     /**
+     * A gather's buffer position: the view's position with coordinate {@code axis} replaced by an index.
+     *
+     * @param view the gather's view (no mask)
+     * @param axes index expressions, one per axis
+     * @param axis the gathered axis
+     * @param index the index expression (an int in [0, length))
+     * @param length the buffer's length along the axis
+     * @param constants where strides and the offset go
+     * @return {@code offset + Σ_{k≠axis} axes[k]·stride[k] + index·stride[axis]}
+     */
+    static String gatherPosition(View view, String[] axes, int axis, String index, long length, Constants constants) {
+        long bound = saturatingAdd(Math.abs(view.offset()), saturatingMultiply(Math.max(0, length - 1), Math.abs(view.stride(axis))));
+        for (int k = 0; k < view.rank(); k++) {
+            if (k != axis) {
+                bound = saturatingAdd(bound, saturatingMultiply(Math.max(0, view.length(k) - 1), Math.abs(view.stride(k))));
+            }
+        }
+        boolean wide = bound > Integer.MAX_VALUE;
+        List<String> terms = new ArrayList<>();
+        for (int k = 0; k < view.rank(); k++) {
+            boolean used = k == axis || view.length(k) > 1 && view.stride(k) != 0 && !"0".equals(axes[k]);
+            if (used || !constants.isBaked()) {
+                terms.add(term(k == axis ? index : axes[k], view.stride(k), wide, constants));
+            }
+        }
+        if (view.offset() != 0 || terms.isEmpty() || !constants.isBaked()) {
+            terms.add(constants.number(view.offset(), wide));
+        }
+        return "(" + String.join(" + ", terms) + ")";
+    }
+
+    /**
      * @param view a view
      * @param axes index expressions
      * @param constants where the bounds go

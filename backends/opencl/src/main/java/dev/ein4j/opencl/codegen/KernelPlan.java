@@ -11,14 +11,18 @@ import java.util.List;
  * <p>Every step's kernel takes, in order: the buffers it writes (the kernel's outputs, or the
  * temporaries {@link Step#outputTemporaries()} names), one buffer per input slot of the kernel, the
  * temporaries it reads, its parameter table (a {@code __constant long*} holding
- * {@link Step#parameters()}; empty for baked code), then the launch's values from its
+ * {@link Step#parameters()}; empty for baked code), the index-error buffer when
+ * {@link #indexChecks()} is positive, then the launch's values from its
  * {@link dev.ein4j.kernel.Parameters}, as {@link #launch()} says: one scalar per slot, or one buffer.
  *
  * @param steps the launches, in order
  * @param temporaries the buffers to allocate for the run and release after it
  * @param launch how the launch values arrive, the same for every step
+ * @param indexChecks the slots of the index-error buffer ({@link IndexChecks}), 0 for a kernel that
+ *     reads and writes no index; the host fills it with {@link IndexChecks#initial}, reads it after
+ *     the last step and throws {@link IndexChecks#firstError}
  */
-public record KernelPlan(List<Step> steps, List<Temporary> temporaries, LaunchArguments launch) {
+public record KernelPlan(List<Step> steps, List<Temporary> temporaries, LaunchArguments launch, int indexChecks) {
 
     /** Copies the lists. */
     public KernelPlan {

@@ -15,7 +15,8 @@ import java.util.function.Supplier;
  * load, which fills a compact temporary of the operand's shape (the spec then reads it as a
  * row-major array). A contraction with replicated axes computes its product once, at replica 0,
  * into a temporary; a last launch runs the epilogue over every output element, each reading the
- * product at its replica-0 position.
+ * product at its replica-0 position. A scatter is one launch ({@link ScatterGenerator}); gathers are
+ * indexed loads wherever they occur. A kernel with either takes an index-error buffer ({@link IndexChecks}).
  *
  * <p>Two forms of the same code ({@link Constants}): <b>baked</b>, every length, stride and pad
  * value a literal, one program per kernel and the fastest; <b>parameterised</b>, those numbers read
@@ -48,9 +49,7 @@ public final class KernelPlanner {
      * @throws UnsupportedKernelException for a program shape the generator does not handle
      */
     public static KernelPlan plan(Kernel kernel, DeviceLimits limits, boolean baked) {
-        if (kernel.isIndexed()) { // gathers and scatters: no generator yet
-            throw new UnsupportedKernelException("indexed kernels (gather, scatter) run on the interpreter");
-        }
+        requireIndexChecks(kernel, limits);
         if (kernel.size() > MAX_INSTRUCTIONS) {
             throw new UnsupportedKernelException("a kernel of " + kernel.size() + " instructions, more than the "
                     + MAX_INSTRUCTIONS + " a program is built from in reasonable time");
@@ -62,11 +61,30 @@ public final class KernelPlanner {
             case ELEMENTWISE -> List.of(ElementwiseGenerator.outputs(kernel, limits, constants.get()));
             case REDUCE -> ReduceGenerator.generate(kernel, limits, constants.get(), temporaries);
             case CONTRACT -> contract(kernel, limits, constants, temporaries);
-            case SCATTER -> throw new UnsupportedKernelException("scatter kernels run on the interpreter");
+            case SCATTER -> List.of(ScatterGenerator.generate(kernel, limits, constants.get()));
         };
-        KernelPlan plan = new KernelPlan(steps, temporaries, launch);
+        KernelPlan plan = new KernelPlan(steps, temporaries, launch, IndexChecks.slots(kernel));
         requireArgumentRoom(kernel, plan, limits);
         return plan;
+    }
+
+    /**
+     * A GATHER or SCATTER records a bad index with a 64-bit atomic minimum over a 32-bit position
+     * ({@link IndexChecks}): the device needs cl_khr_int64_extended_atomics, and the instruction's
+     * iteration space fewer than 2^32 − 1 elements (only a reduction of an expanded view has more).
+     */
+    private static void requireIndexChecks(Kernel kernel, DeviceLimits limits) {
+        for (int i : IndexChecks.checked(kernel)) {
+            if (!limits.int64Atomics()) {
+                throw new UnsupportedKernelException("gathers and scatters need cl_khr_int64_extended_atomics to report bad indices");
+            }
+            Instruction checked = kernel.instruction(i);
+            long size = checked.isScatter() ? kernel.instruction(checked.source(0)).size() : checked.size();
+            if (size >= IndexChecks.MAX_POSITIONS) {
+                throw new UnsupportedKernelException("a " + checked.op() + " over " + size
+                        + " elements, more than an index error's 32-bit position holds");
+            }
+        }
     }
 
     /** Every argument of a launch must fit the device's CL_DEVICE_MAX_PARAMETER_SIZE. */
@@ -77,7 +95,7 @@ public final class KernelPlanner {
         }
         for (KernelPlan.Step step : plan.steps()) {
             int written = step.writesOutputs() ? kernel.outputCount() : step.outputTemporaries().length;
-            long buffers = (long) written + kernel.inputCount() + step.temporaryInputs().length + 1;
+            long buffers = (long) written + kernel.inputCount() + step.temporaryInputs().length + 1 + (plan.indexChecks() > 0 ? 1 : 0);
             long bytes = buffers * POINTER_BYTES + values;
             if (bytes > limits.maxParameterBytes()) {
                 throw new UnsupportedKernelException("the " + buffers + " buffers and the launch values of a step take " + bytes

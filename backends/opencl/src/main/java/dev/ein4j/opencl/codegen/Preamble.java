@@ -43,12 +43,19 @@ final class Preamble {
             }
             """;
 
+    /** Index errors are recorded with a 64-bit atomic minimum ({@link IndexChecks}). */
+    private static final String ATOMICS = """
+            #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+            #pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
+            """;
+
     /**
      * @param fp64 whether the device has float64
+     * @param indexChecks whether the kernel checks indices (and needs 64-bit atomics)
      * @return the preamble's source
      */
-    static String source(boolean fp64) {
-        return PRAGMAS + (fp64 ? DOUBLE : "") + COMMON;
+    static String source(boolean fp64, boolean indexChecks) {
+        return PRAGMAS + (fp64 ? DOUBLE : "") + (indexChecks ? ATOMICS : "") + COMMON;
     }
 
     /**

@@ -151,7 +151,7 @@ final class ReductionSchedule {
     private static KernelPlan.Step single(Job job, long outputs, long length, int groupSize, ReductionLoop.Parts parts,
                                           List<String[]> reads, int[] readIndices, List<CType> outputTypes,
                                           int[] outputTemporaries, DeviceLimits limits, Constants constants, String pass) {
-        SourceWriter out = new SourceWriter().raw(Preamble.source(limits.fp64()));
+        SourceWriter out = new SourceWriter().raw(Preamble.source(limits.fp64(), IndexChecks.slots(job.kernel()) > 0));
         String schedule = pass + (groupSize == 0 ? "one work item" : "one work group of " + groupSize) + " per output";
         out.line(job.header() + ", " + schedule);
         String header = "__kernel void " + job.name() + "(" + Signature.parameters(job.kernel(), outputTypes, reads, constants) + ")";

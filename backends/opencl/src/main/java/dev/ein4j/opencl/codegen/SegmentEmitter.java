@@ -3,6 +3,7 @@ package dev.ein4j.opencl.codegen;
 import dev.ein4j.ir.DType;
 import dev.ein4j.ir.Op;
 import dev.ein4j.ir.View;
+import dev.ein4j.kernel.Indexed;
 import dev.ein4j.kernel.Instruction;
 import dev.ein4j.kernel.Kernel;
 import java.util.Arrays;
@@ -77,6 +78,8 @@ final class SegmentEmitter {
             String value;
             if (kernel.isReduction(i)) {
                 value = reductionValues.apply(i);
+            } else if (instruction.isGather()) {
+                value = gather(out, i, axes);
             } else if (instruction.isLoad() || instruction.op().group() == Op.Group.CREATION) {
                 value = read(instruction, axes);
             } else {
@@ -90,6 +93,30 @@ final class SegmentEmitter {
             }
             out.line("const " + type.cName() + " " + variable(i) + " = " + value + ";");
         }
+    }
+
+    /**
+     * A GATHER: the index is checked against the buffer's length along the axis; out of range, it is
+     * recorded ({@link IndexChecks}) and nothing is read (the value is 0).
+     *
+     * @return the gathered value's expression, after the statements checking the index
+     */
+    private String gather(SourceWriter out, int i, String[] axes) {
+        Instruction instruction = kernel.instruction(i);
+        View view = instruction.view();
+        if (view.rank() != axes.length) {
+            throw new UnsupportedKernelException("a view of rank " + view.rank() + " in a space of rank " + axes.length);
+        }
+        Indexed indexed = instruction.indexed();
+        String index = "x" + i;
+        String valid = "ok" + i;
+        out.line("const int " + index + " = " + variable(instruction.source(0)) + ";");
+        out.line("const int " + valid + " = " + index + " >= 0 && " + index + " < " + constants.integer(indexed.length()) + ";");
+        out.line("if (!" + valid + ") " + IndexChecks.record(IndexChecks.slotOf(kernel, i),
+                IndexChecks.position(instruction.shape(), axes, constants), index));
+        String position = Indexing.gatherPosition(view, axes, indexed.axis(), index, indexed.length(), constants);
+        CType type = typeOf(instruction);
+        return "(" + valid + " ? in" + instruction.input() + "[" + position + "] : " + CExpressions.literal(type, 0.0) + ")";
     }
 
     /** A load or generator: the (virtual) buffer at the view's position, or the pad value outside the mask. */

@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * The parameter list every generated kernel shares: the buffers it writes {@code out0 .. outK}
  * (the kernel's outputs, or temporaries), then {@code in0 .. inN} (one per input slot, read-only),
- * the temporaries it reads, the parameter table {@code p}, and the launch's values
+ * the temporaries it reads, the parameter table {@code p}, the index-error buffer when the kernel
+ * has GATHER or SCATTER instructions ({@link IndexChecks}), and the launch's values
  * ({@link LaunchArguments}: one argument each, or one buffer). The outputs and the inputs are not {@code restrict}: an in-place update
  * passes an output as an input too (read at the element written, see {@code Backend#execute});
  * temporaries and the table never alias.
@@ -48,6 +49,9 @@ final class Signature {
             parameters.add("__global const " + temporary[1] + "* restrict " + temporary[0]);
         }
         parameters.add("__constant long* restrict " + Constants.TABLE);
+        if (IndexChecks.slots(kernel) > 0) {
+            parameters.add("__global ulong* restrict " + IndexChecks.BUFFER);
+        }
         parameters.addAll(constants.launch().declarations());
         return String.join(", ", parameters);
     }

@@ -54,7 +54,7 @@ final class TiledGemmGenerator {
         String zero = CExpressions.literal(accumulator.type(), 0.0);
         long rowTiles = (layout.m + TILE - 1) / TILE;
         long columnTiles = (layout.n + TILE - 1) / TILE;
-        SourceWriter out = new SourceWriter().raw(Preamble.source(limits.fp64()));
+        SourceWriter out = new SourceWriter().raw(Preamble.source(limits.fp64(), IndexChecks.slots(layout.kernel) > 0));
         out.line("// contraction" + constants.describe(" " + layout.spec) + ": tiled GEMM, " + TILE + "x" + TILE + " tiles, " + PER_ITEM + "x" + PER_ITEM
                 + " outputs per item");
         out.open("__kernel __attribute__((reqd_work_group_size(" + ITEMS + ", " + ITEMS + ", 1))) void ein_gemm("

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /** Code generation without a device: which schedule is chosen, and what parameterised code shares. */
 class KernelPlannerTest {
 
-    private static final DeviceLimits GPU = new DeviceLimits(true, true, 1024, 48 * 1024, 132, 4352);
+    private static final DeviceLimits GPU = new DeviceLimits(true, true, 1024, 48 * 1024, 132, 4352, true);
 
     private static Kernel scaledCopy(int[] shape, View view) {
         return new Kernel(List.of(DType.FLOAT32), List.of(
@@ -94,12 +94,12 @@ class KernelPlannerTest {
             assertThat(plan.launch().arguments()).containsExactly(new LaunchArguments.Argument(0, LaunchArguments.Kind.FLOAT));
             assertThat(plan.steps().get(0).source()).contains("const float arg0)").contains("const float v1 = arg0;");
         }
-        DeviceLimits few = new DeviceLimits(true, true, 1024, 48 * 1024, 132, 80);
+        DeviceLimits few = new DeviceLimits(true, true, 1024, 48 * 1024, 132, 80, true);
         KernelPlan buffered = KernelPlanner.plan(kernel, few, true);
         assertThat(buffered.launch().inBuffer()).isTrue();
         assertThat(buffered.steps().get(0).source()).contains("__global const long* restrict values)")
                 .contains("const float v1 = as_float((int)values[0]);");
-        DeviceLimits tiny = new DeviceLimits(true, true, 1024, 48 * 1024, 132, 16);
+        DeviceLimits tiny = new DeviceLimits(true, true, 1024, 48 * 1024, 132, 16, true);
         assertThatThrownBy(() -> KernelPlanner.plan(kernel, tiny, true)).isInstanceOf(UnsupportedKernelException.class)
                 .hasMessageContaining("bytes of arguments");
         assertThat(new LaunchArguments.Argument(0, LaunchArguments.Kind.FLOAT).bits(dev.ein4j.kernel.Parameters.ofConstants(0.1)))
@@ -108,6 +108,37 @@ class KernelPlannerTest {
                 .isEqualTo(-2);
         assertThat(new LaunchArguments.Argument(0, LaunchArguments.Kind.BOOL).bits(dev.ein4j.kernel.Parameters.ofConstants(Double.NaN)))
                 .isEqualTo(1);
+    }
+
+    @Test
+    void gathersAndScattersPlanOneLaunchWithAnErrorSlotEach() {
+        int[] shape = {6, 5};
+        Kernel gather = new Kernel(List.of(DType.FLOAT32, DType.INT32), List.of(
+                Instruction.load(1, DType.INT32, View.contiguous(shape)),
+                Instruction.gather(0, DType.FLOAT32, View.contiguous(new int[] {4, 5}).withShape(shape), 0, 4, 0),
+                Instruction.load(1, DType.INT32, View.contiguous(shape)),
+                Instruction.gather(0, DType.FLOAT32, View.contiguous(new int[] {4, 5}).withShape(shape), 0, 4, 2),
+                Instruction.apply(Op.ADD, DType.FLOAT32, shape, 1, 3)));
+        Kernel scatter = new Kernel(List.of(DType.FLOAT32, DType.INT32), List.of(
+                Instruction.load(0, DType.FLOAT32, View.contiguous(shape)),
+                Instruction.load(1, DType.INT32, View.contiguous(shape)),
+                Instruction.scatter(DType.FLOAT32, new int[] {6, 9}, 1, true, 0, 1)));
+        for (boolean baked : new boolean[] {true, false}) {
+            KernelPlan gathered = KernelPlanner.plan(gather, GPU, baked);
+            assertThat(gathered.indexChecks()).isEqualTo(2);
+            assertThat(gathered.steps()).singleElement().satisfies(step -> assertThat(step.source())
+                    .contains("__global ulong* restrict index_errors").contains("atom_min((volatile __global ulong*)(index_errors + 1)"));
+            KernelPlan scattered = KernelPlanner.plan(scatter, GPU, baked);
+            assertThat(scattered.indexChecks()).isEqualTo(1);
+            assertThat(scattered.steps()).singleElement().satisfies(step -> {
+                assertThat(step.what()).isEqualTo("scatter");
+                assertThat(step.source()).contains("for (int a = 0; a < length; a++)");
+            });
+        }
+        DeviceLimits noAtomics = new DeviceLimits(true, true, 1024, 48 * 1024, 132, 4352, false);
+        assertThatThrownBy(() -> KernelPlanner.plan(scatter, noAtomics, true)).isInstanceOf(UnsupportedKernelException.class)
+                .hasMessageContaining("cl_khr_int64_extended_atomics");
+        assertThat(KernelPlanner.plan(scaledCopy(shape, View.contiguous(shape)), noAtomics, true).indexChecks()).isZero();
     }
 
     @Test
