@@ -3,7 +3,8 @@ package dev.ein4j.cpu.gemm;
 /**
  * An {@link Operand} with its offset tables classified once per call: a table that is
  * {@code t[0], t[0] + 1, t[0] + 2, …} (unit stride) lets packing and stores run as tight copies
- * instead of looking up every offset.
+ * instead of looking up every offset, and a table made of such runs (a window view's) lets packing
+ * copy run by run ({@link Runs}).
  */
 final class View {
 
@@ -15,6 +16,15 @@ final class View {
     final boolean unitRows;
     /** Whether consecutive columns are adjacent elements. */
     final boolean unitCols;
+    /** The run length from each entry of {@link #rows} ({@link Runs}), or null where its runs are too short. */
+    final int[] rowRuns;
+    /** The run length from each entry of {@link #cols}, or null where its runs are too short to pay. */
+    final int[] colRuns;
+    /**
+     * Whether packing copies runs of rows (one column's elements over a run of rows) rather than runs
+     * of columns: where the rows' runs are the longer on average, unless the columns are all adjacent.
+     */
+    final boolean packsAlongRows;
 
     View(Operand operand) {
         this.base = operand.base();
@@ -23,6 +33,12 @@ final class View {
         this.cols = operand.cols();
         this.unitRows = isUnit(rows);
         this.unitCols = isUnit(cols);
+        // an adjacent table is one run, which the packing copies however short
+        Runs rowRuns = unitRows ? Runs.measure(rows) : Runs.of(rows);
+        Runs colRuns = unitCols ? Runs.measure(cols) : Runs.of(cols);
+        this.rowRuns = rowRuns == null ? null : rowRuns.length;
+        this.colRuns = colRuns == null ? null : colRuns.length;
+        this.packsAlongRows = rowRuns != null && !unitCols && (colRuns == null || rowRuns.mean > colRuns.mean);
     }
 
     /** @return the index of element (b, row, col), which the caller guarantees is inside the array */

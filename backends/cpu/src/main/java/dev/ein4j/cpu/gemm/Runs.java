@@ -1,0 +1,47 @@
+package dev.ein4j.cpu.gemm;
+
+/**
+ * The unit runs of an offset table, for packing: {@code length[i]} is the largest L with
+ * {@code table[i + t] == table[i] + t} for every t < L (at least 1), so the L elements from entry i on
+ * are adjacent in the array and can be copied at once. A window view's tables are made of such runs:
+ * a convolution's output positions (b, h, w) with stride 1 run along w, its taps (c, kh, kw) along kw,
+ * and channels-last taps (kh, kw, c) along kw·C + c.
+ *
+ * <p>The cost model: packing entry by entry reads one offset per element; by runs it reads two per run
+ * (its offset and its length) and copies the run. Runs pay where they are longer than two on average;
+ * a table of shorter runs (a stride-2 window, a flipped one) keeps the per-element path.
+ */
+final class Runs {
+
+    /** The mean run length above which copying by runs reads fewer table entries than per element. */
+    static final double WORTHWHILE_MEAN = 2;
+
+    /** The run length from each entry on. */
+    final int[] length;
+    /** The table's length over its number of runs. */
+    final double mean;
+
+    private Runs(int[] length, double mean) {
+        this.length = length;
+        this.mean = mean;
+    }
+
+    /** @return the table's runs, or null where their mean is at most {@link #WORTHWHILE_MEAN} or it is empty */
+    static Runs of(long[] table) {
+        Runs runs = measure(table);
+        return runs.mean > WORTHWHILE_MEAN ? runs : null;
+    }
+
+    /** @return the table's runs, however short (a mean of 0 for an empty table) */
+    static Runs measure(long[] table) {
+        int n = table.length;
+        int[] length = new int[n];
+        int count = 0;
+        for (int i = n - 1; i >= 0; i--) {
+            boolean continues = i + 1 < n && table[i + 1] == table[i] + 1;
+            length[i] = continues ? length[i + 1] + 1 : 1;
+            count += continues ? 0 : 1;
+        }
+        return new Runs(length, count == 0 ? 0 : (double) n / count);
+    }
+}

@@ -1,0 +1,49 @@
+package dev.ein4j.cpu.gemm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** The run lengths of offset tables, and the cost model's choice between runs and single elements. */
+class RunsTest {
+
+    @Test
+    void measuresTheRunFromEachEntry() {
+        Runs runs = Runs.measure(new long[] {4, 5, 6, 20, 21, 9, 7, 8});
+        assertThat(runs.length).containsExactly(3, 2, 1, 2, 1, 1, 2, 1);
+        assertThat(runs.mean).isEqualTo(8 / 4.0);
+        assertThat(Runs.measure(new long[0]).mean).isZero();
+        assertThat(Runs.measure(new long[] {3}).length).containsExactly(1);
+    }
+
+    @Test
+    void runsPayOnlyWhenLongerThanTwoOnAverage() {
+        // a stride-1 window's positions (runs of 4) and taps (runs of 3) pay
+        assertThat(Runs.of(Window.table(new int[] {3, 4}, new long[] {10, 1}))).isNotNull();
+        assertThat(Runs.of(Window.table(new int[] {5, 3}, new long[] {100, 1}))).isNotNull();
+        // stride 2, a descending (flipped) table, runs of exactly two: one element at a time
+        assertThat(Runs.of(Window.table(new int[] {3, 4}, new long[] {10, 2}))).isNull();
+        assertThat(Runs.of(Window.table(new int[] {3, 4}, new long[] {-10, -1}))).isNull();
+        assertThat(Runs.of(Window.table(new int[] {3, 2}, new long[] {10, 1}))).isNull();
+        assertThat(Runs.of(new long[0])).isNull();
+    }
+
+    @Test
+    void viewsPackAlongTheLongerRuns() {
+        long[] unit = Layout.progression(6, 1);
+        long[] runsOfThree = Window.table(new int[] {2, 3}, new long[] {50, 1});
+        long[] runsOfFive = Window.table(new int[] {2, 5}, new long[] {50, 1});
+        long[] scattered = Layout.progression(6, 7);
+        long[] batch = {0};
+        assertThat(new View(new Operand(0, batch, runsOfFive, runsOfThree)).packsAlongRows).isTrue();
+        assertThat(new View(new Operand(0, batch, runsOfThree, runsOfFive)).packsAlongRows).isFalse();
+        assertThat(new View(new Operand(0, batch, runsOfThree, scattered)).packsAlongRows).isTrue();
+        assertThat(new View(new Operand(0, batch, scattered, runsOfThree)).packsAlongRows).isFalse();
+        // adjacent columns are copied as rows, however long the row runs
+        assertThat(new View(new Operand(0, batch, Layout.progression(60, 1), unit)).packsAlongRows).isFalse();
+        // adjacent rows of two are still one run each column (a transposed 2 × k operand)
+        View twoRows = new View(new Operand(0, batch, Layout.progression(2, 1), scattered));
+        assertThat(twoRows.packsAlongRows).isTrue();
+        assertThat(new View(new Operand(0, batch, scattered, scattered)).rowRuns).isNull();
+    }
+}
