@@ -15,7 +15,7 @@ class ConvolutionGemmTest {
     void forwardOverRandomWindows() {
         Random random = new Random(16);
         for (int trial = 0; trial < 40; trial++) {
-            Window window = Window.random(random, 6, 14);
+            Window window = Window.random(random, 6, 20);
             forward(window, 1 + random.nextInt(20), random.nextBoolean(), random.nextBoolean(), trial);
         }
     }
@@ -24,7 +24,7 @@ class ConvolutionGemmTest {
     void weightGradientOverRandomWindows() {
         Random random = new Random(17);
         for (int trial = 0; trial < 30; trial++) {
-            Window window = Window.random(random, 6, 14);
+            Window window = Window.random(random, 6, 20);
             weightGradient(window, 1 + random.nextInt(20), random.nextBoolean(), trial);
         }
     }

@@ -17,7 +17,7 @@ class PackingTest {
     void panelsOfWindowsMatchTheDefinition() {
         Random random = new Random(20261202);
         for (int trial = 0; trial < 300; trial++) {
-            Window window = Window.random(random, 5, 12);
+            Window window = Window.random(random, 5, 24);
             Operand input = window.input();
             int mr = 1 + random.nextInt(8);
             int nr = 1 + random.nextInt(24);

@@ -17,28 +17,31 @@ class RunsTest {
     }
 
     @Test
-    void runsPayOnlyWhenLongerThanTwoOnAverage() {
-        // a stride-1 window's positions (runs of 4) and taps (runs of 3) pay
-        assertThat(Runs.of(Window.table(new int[] {3, 4}, new long[] {10, 1}))).isNotNull();
-        assertThat(Runs.of(Window.table(new int[] {5, 3}, new long[] {100, 1}))).isNotNull();
-        // stride 2, a descending (flipped) table, runs of exactly two: one element at a time
-        assertThat(Runs.of(Window.table(new int[] {3, 4}, new long[] {10, 2}))).isNull();
-        assertThat(Runs.of(Window.table(new int[] {3, 4}, new long[] {-10, -1}))).isNull();
-        assertThat(Runs.of(Window.table(new int[] {3, 2}, new long[] {10, 1}))).isNull();
+    void runsPayOnlyWhenLongerThanEightOnAverage() {
+        // a stride-1 window's positions (runs of 14), channels-last taps (kw, c: runs of 3 · 4)
+        assertThat(Runs.of(Window.table(new int[] {3, 14}, new long[] {16, 1}))).isNotNull();
+        assertThat(Runs.of(Window.table(new int[] {3, 3, 4}, new long[] {100, 4, 1}))).isNotNull();
+        // 9 entries in one run and a lone one: a mean of 5
+        assertThat(Runs.of(new long[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 20})).isNull();
+        // stride 2, a descending (flipped) table, 3 × 3 taps, runs of exactly eight: one element at a time
+        assertThat(Runs.of(Window.table(new int[] {3, 14}, new long[] {30, 2}))).isNull();
+        assertThat(Runs.of(Window.table(new int[] {3, 14}, new long[] {-16, -1}))).isNull();
+        assertThat(Runs.of(Window.table(new int[] {4, 3, 3}, new long[] {100, 10, 1}))).isNull();
+        assertThat(Runs.of(Window.table(new int[] {3, 8}, new long[] {10, 1}))).isNull();
         assertThat(Runs.of(new long[0])).isNull();
     }
 
     @Test
     void viewsPackAlongTheLongerRuns() {
         long[] unit = Layout.progression(6, 1);
-        long[] runsOfThree = Window.table(new int[] {2, 3}, new long[] {50, 1});
-        long[] runsOfFive = Window.table(new int[] {2, 5}, new long[] {50, 1});
+        long[] runsOfNine = Window.table(new int[] {2, 9}, new long[] {50, 1});
+        long[] runsOfTwelve = Window.table(new int[] {2, 12}, new long[] {50, 1});
         long[] scattered = Layout.progression(6, 7);
         long[] batch = {0};
-        assertThat(new View(new Operand(0, batch, runsOfFive, runsOfThree)).packsAlongRows).isTrue();
-        assertThat(new View(new Operand(0, batch, runsOfThree, runsOfFive)).packsAlongRows).isFalse();
-        assertThat(new View(new Operand(0, batch, runsOfThree, scattered)).packsAlongRows).isTrue();
-        assertThat(new View(new Operand(0, batch, scattered, runsOfThree)).packsAlongRows).isFalse();
+        assertThat(new View(new Operand(0, batch, runsOfTwelve, runsOfNine)).packsAlongRows).isTrue();
+        assertThat(new View(new Operand(0, batch, runsOfNine, runsOfTwelve)).packsAlongRows).isFalse();
+        assertThat(new View(new Operand(0, batch, runsOfNine, scattered)).packsAlongRows).isTrue();
+        assertThat(new View(new Operand(0, batch, scattered, runsOfNine)).packsAlongRows).isFalse();
         // adjacent columns are copied as rows, however long the row runs
         assertThat(new View(new Operand(0, batch, Layout.progression(60, 1), unit)).packsAlongRows).isFalse();
         // adjacent rows of two are still one run each column (a transposed 2 × k operand)
