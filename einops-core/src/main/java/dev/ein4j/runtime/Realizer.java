@@ -55,15 +55,40 @@ public final class Realizer {
         }
     }
 
-    private static void run(List<Node> wanted, List<Node> assignTargets) {
+    // package-private for the test of a node another thread computes between the check and the walk
+    static void run(List<Node> nodes, List<Node> assignTargets) {
         RuntimeContext context = RuntimeContext.global();
         boolean fusion = context.fusion();
-        GraphWalk walk = GraphWalk.of(wanted, assignTargets, fusion);
+        List<Node> wanted = new ArrayList<>(nodes);
+        GraphWalk walk = walk(wanted, assignTargets, fusion);
+        if (walk == null) {
+            return;
+        }
         try {
             Schedule schedule = schedule(walk, wanted, assignTargets, fusion, true);
             Executor.run(schedule, walk, walk.backend);
         } finally {
             walk.releaseLeaves();
+        }
+    }
+
+    /**
+     * Walks the graph of the wanted nodes. Another thread may compute a wanted node between the
+     * caller's check and the walk, which then meets it as data; a plain realization drops such nodes
+     * from {@code wanted} (in place) and walks again, until every root is computed by this walk.
+     *
+     * @return the walk, or null when every wanted node was computed meanwhile
+     */
+    private static GraphWalk walk(List<Node> wanted, List<Node> assignTargets, boolean fusion) {
+        while (true) {
+            GraphWalk walk = GraphWalk.of(wanted, assignTargets, fusion);
+            if (!assignTargets.isEmpty() || !wanted.removeIf(node -> walk.reference(node) < 0)) {
+                return walk; // an assignment copies a computed value; its roots may be data
+            }
+            walk.releaseLeaves();
+            if (wanted.isEmpty()) {
+                return null;
+            }
         }
     }
 
@@ -101,7 +126,11 @@ public final class Realizer {
             return "0 kernels: already computed";
         }
         RuntimeContext context = RuntimeContext.global();
-        GraphWalk walk = GraphWalk.of(wanted, List.of(), context.fusion());
+        wanted = new ArrayList<>(wanted);
+        GraphWalk walk = walk(wanted, List.of(), context.fusion());
+        if (walk == null) {
+            return "0 kernels: already computed";
+        }
         try {
             boolean cached = context.caching() && context.cache(walk.backend).get(walk.signature()) != null;
             Schedule schedule = schedule(walk, wanted, List.of(), context.fusion(), false);
