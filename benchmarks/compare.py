@@ -50,7 +50,7 @@ WORKLOADS = [
     "matmul-256", "matmul-512", "matmul-1024", "matmul-2048",
     "attention-scores", "attention-values",
     "transpose", "rearrange-overhead", "softmax",
-    "mlp-step",
+    "mlp-step", "mlp-step-adam",
     "conv2d-fwd-c64", "conv2d-fwd-bwd-c64", "conv2d-fwd-c3", "conv2d-fwd-bwd-c3",
     "cnn-step",
     "resnet18-fwd", "vit-tiny-fwd",
@@ -63,7 +63,7 @@ UNITS = {
     "matmul-256": "GFLOP/s", "matmul-512": "GFLOP/s", "matmul-1024": "GFLOP/s", "matmul-2048": "GFLOP/s",
     "attention-scores": "GFLOP/s", "attention-values": "GFLOP/s",
     "transpose": "GB/s", "rearrange-overhead": "us/call", "softmax": "GB/s",
-    "mlp-step": "ms/step",
+    "mlp-step": "ms/step", "mlp-step-adam": "ms/step",
     "conv2d-fwd-c64": "GFLOP/s", "conv2d-fwd-bwd-c64": "GFLOP/s",
     "conv2d-fwd-c3": "GFLOP/s", "conv2d-fwd-bwd-c3": "GFLOP/s",
     "cnn-step": "ms/step",
@@ -277,7 +277,7 @@ def torch_workload(name):
             y = F.conv2d(x, w, padding=pad)
             return torch.autograd.grad(y.sum(), [x, w])
         return forward_backward
-    if name == "mlp-step":
+    if name in ("mlp-step", "mlp-step-adam"):
         x = randn(128, 784)
         labels = torch.randint(0, 10, (128,), generator=gen)
         params = [randn(256, 784) / 784 ** 0.5, randn(256) * 0.01, randn(10, 256) / 256 ** 0.5, randn(10) * 0.01]
@@ -285,7 +285,7 @@ def torch_workload(name):
         def loss_of(p):
             h = F.relu(F.linear(x, p[0], p[1]))
             return F.cross_entropy(F.linear(h, p[2], p[3]), labels)
-        return sgd_step(loss_of, params)
+        return adam_step(loss_of, params) if name == "mlp-step-adam" else sgd_step(loss_of, params)
     if name == "cnn-step":
         x = randn(64, 1, 28, 28)
         labels = torch.randint(0, 10, (64,), generator=gen)
@@ -374,6 +374,22 @@ def sgd_step(loss_of, params):
             for p in params:
                 p -= 0.01 * p.grad
                 p.grad = None
+        return loss.item()
+    return step
+
+
+def adam_step(loss_of, params):
+    """torch.optim.Adam with lr 1e-3 and its defaults, as ein4j's Adam(parameters, 1e-3)."""
+    import torch
+    for p in params:
+        p.requires_grad_(True)
+    optimizer = torch.optim.Adam(params, lr=1e-3)
+
+    def step():
+        loss = loss_of(params)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad(set_to_none=True)
         return loss.item()
     return step
 
