@@ -76,6 +76,7 @@ final class Tuner {
     private final Trials trials;
     private final int repeats;
     private double spread = 1;
+    private boolean workersNeverWon;
 
     /**
      * @param trials the clock
@@ -100,10 +101,13 @@ final class Tuner {
 
     /**
      * @return whether every blocking candidate and serial run timed so far had its median within
-     *     {@link #STEADY_SPREAD} of its fastest run (the caller uses and keeps only a steady tuning)
+     *     {@link #STEADY_SPREAD} of its fastest run, and the workers won from some trial size on (the
+     *     caller uses and keeps only a steady tuning). Two threads that never beat one at
+     *     {@code 384³} mean other programs held the cores while the trials ran (seen on a shared
+     *     2-core VM: the serial threshold cached as 384³ kept every training-step GEMM on one core)
      */
     boolean steady() {
-        return spread <= STEADY_SPREAD;
+        return spread <= STEADY_SPREAD && !workersNeverWon;
     }
 
     /** @return the largest median-to-fastest ratio of the candidates timed so far */
@@ -179,6 +183,7 @@ final class Tuner {
             }
             previousWon = won;
         }
+        workersNeverWon = !previousWon;
         return previousWon ? between(SIZES.length - 1) : work(SIZES[SIZES.length - 1]);
     }
 
