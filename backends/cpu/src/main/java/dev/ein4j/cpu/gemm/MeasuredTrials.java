@@ -1,6 +1,8 @@
 package dev.ein4j.cpu.gemm;
 
+import dev.ein4j.cpu.WorkerPool;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The autotune's clock: runs float32 products on contiguous row-major operands and times them with
@@ -54,8 +56,11 @@ final class MeasuredTrials implements Tuner.Trials {
     @Override
     public void warmUp() {
         // whole tiles and, at the bottom and right edges, partial ones (the scatter path small squares take)
+        // in two K blocks of 16, so that the kernel's profile holds both of its paths (store, then add
+        // to C) before C2 compiles it: first compiled on stores alone, it was thrown out at the first
+        // product deeper than kc, and ran as C1 code (Vector API calls in Java) through the trials
         Product thin = new Product(20 * derived.mr() + 2, derived.nr() + derived.nr() / 2, 32);
-        FloatJob job = thin.job(kernel, derived);
+        FloatJob job = thin.job(kernel, new Blocking(derived.mr(), derived.nr(), derived.mc(), derived.nc(), 16));
         long warmUpEnd = System.nanoTime() + WARM_UP_LIMIT_NANOS;
         long fastest = Long.MAX_VALUE;
         int settled = 0;
@@ -106,9 +111,31 @@ final class MeasuredTrials implements Tuner.Trials {
         }
         Product p = square;
         FloatJob job = p.job(kernel, derived);
+        if (serialWork == 0) {
+            wakeWorkers();
+        }
         long start = System.nanoTime();
         Split.run(job, 1, p.m, p.n, p.k, serialWork);
         return (System.nanoTime() - start) * 1e-9;
+    }
+
+    /**
+     * Returns once every worker is running, as the kernels of a step find them (awake between
+     * back-to-back calls). Else a split run after a serial one paid the wake-up of parked threads
+     * (tens of microseconds on a VM), the more often the longer the serial run, and the threshold came
+     * out anywhere between 80³ and 384³ from one start to the next.
+     */
+    private static void wakeWorkers() {
+        WorkerPool pool = WorkerPool.shared();
+        int threads = pool.parallelism();
+        AtomicInteger arrived = new AtomicInteger();
+        long giveUp = System.nanoTime() + 10_000_000L;
+        pool.parallelFor(threads, task -> {
+            arrived.incrementAndGet();
+            while (arrived.get() < threads && System.nanoTime() < giveUp) {
+                Thread.onSpinWait();
+            }
+        });
     }
 
     private void checkBudget() {
