@@ -176,6 +176,9 @@ final class Tiles {
         }
     }
 
+    /** Rows shorter than this are read element by element rather than copied. */
+    static final int SHORT_ROW = 8;
+
     /**
      * Reads whole rows into a tile: row r (of {@code length} elements) from positions
      * bases[first + r] + (start + j)·stride, for j below length.
@@ -191,6 +194,17 @@ final class Tiles {
         float[] a = ((HostData.Float32) source).values();
         float[] t = (float[]) tile;
         int step = (int) stride;
+        if (length < SHORT_ROW) {
+            // rows of a few elements (a pooling window's 2 × 2): an element loop, since an array copy or
+            // fill per row cost 3-4x more per element (JDK 25, 2-element rows)
+            for (int r = 0, to = 0; r < rows; r++) {
+                int at = (int) (bases[first + r] + (long) start * stride);
+                for (int j = 0; j < length; j++, at += step) {
+                    t[to++] = a[at];
+                }
+            }
+            return;
+        }
         for (int r = 0, to = 0; r < rows; r++) {
             int at = (int) (bases[first + r] + (long) start * stride);
             if (step == 1) {
