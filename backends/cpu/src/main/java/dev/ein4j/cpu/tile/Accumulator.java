@@ -23,7 +23,7 @@ final class Accumulator {
         this.type = type;
         this.ops = ops;
         if (type.isFloating()) {
-            floats = new double[count];
+            floats = (double[]) TileArena.SHARED.take(DType.FLOAT64, count); // a large reduction's are megabytes
             integers = null;
             Arrays.fill(floats, Arithmetic.identity(op));
         } else {
@@ -132,10 +132,20 @@ final class Accumulator {
         return this;
     }
 
-    /** @return the results rounded to the reduction's type, as a tile-typed array */
+    /** Gives the running values back to the arena; the accumulator is not used afterwards. */
+    void release() {
+        if (floats != null) {
+            TileArena.SHARED.give(DType.FLOAT64, floats);
+        }
+    }
+
+    /**
+     * @return the results rounded to the reduction's type, as a tile-typed array from the arena
+     *     (given back by the caller with {@link TileKernels})
+     */
     Object results(DType result) {
         int count = floats != null ? floats.length : integers.length;
-        Object values = Tiles.allocate(result, count);
+        Object values = TileArena.SHARED.take(result, count);
         for (int i = 0; i < count; i++) {
             double value = floats != null ? floats[i] : (int) integers[i];
             Tiles.set(values, i, result.round(value));

@@ -46,6 +46,13 @@ final class ScalarTileOps implements TileOps {
     }
 
     @Override
+    public void fromBool(boolean[] x, float[] out, int n) {
+        for (int i = 0; i < n; i++) {
+            out[i] = x[i] ? 1f : 0f;
+        }
+    }
+
+    @Override
     public void where(boolean[] condition, float[] x, float[] y, float[] out, int n) {
         for (int i = 0; i < n; i++) {
             out[i] = condition[i] ? x[i] : y[i];

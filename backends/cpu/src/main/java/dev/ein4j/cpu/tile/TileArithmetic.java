@@ -170,11 +170,9 @@ final class TileArithmetic {
         return false;
     }
 
-    private static boolean cast(DType type, Object out, Object x, int n) {
+    private boolean cast(DType type, Object out, Object x, int n) {
         if (x instanceof boolean[] b && out instanceof float[] f) {
-            for (int j = 0; j < n; j++) {
-                f[j] = b[j] ? 1f : 0f;
-            }
+            ops.fromBool(b, f, n);
             return true;
         }
         if (x instanceof int[] i && out instanceof float[] f) {

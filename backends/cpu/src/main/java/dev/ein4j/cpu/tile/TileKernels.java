@@ -43,18 +43,24 @@ public final class TileKernels {
      * @param parameters the launch's constants and seeds
      */
     public void run(Kernel kernel, List<HostData> outputs, List<HostData> inputs, Parameters parameters) {
-        Object[] reductions = null;
-        if (kernel.kind() == Kernel.Kind.REDUCE) {
-            reductions = reduce(kernel, inputs, parameters);
-            if (!kernel.hasEpilogue()) {
-                for (int k = 0; k < outputs.size(); k++) {
-                    Tiles.store(reductions[kernel.outputIndex(k)], outputs.get(k), 0, outputs.get(k).length());
-                }
-                return;
-            }
+        if (kernel.kind() != Kernel.Kind.REDUCE) {
+            segment(kernel, Kernel.Segment.OUTPUT, kernel.outputShape(), kernel.outputIndices(), outputs, inputs,
+                    parameters, null);
+            return;
         }
-        segment(kernel, Kernel.Segment.OUTPUT, kernel.outputShape(), kernel.outputIndices(), outputs, inputs, parameters,
-                reductions);
+        Object[] reductions = reduce(kernel, inputs, parameters);
+        if (!kernel.hasEpilogue()) {
+            for (int k = 0; k < outputs.size(); k++) {
+                Tiles.store(reductions[kernel.outputIndex(k)], outputs.get(k), 0, outputs.get(k).length());
+            }
+        } else {
+            segment(kernel, Kernel.Segment.OUTPUT, kernel.outputShape(), kernel.outputIndices(), outputs, inputs,
+                    parameters, reductions);
+        }
+        int[] reductionIndices = kernel.reductionIndices();
+        for (int index : reductionIndices) { // not after a failure: a task might still read them
+            TileArena.SHARED.give(kernel.instruction(index).dtype(), reductions[index]);
+        }
     }
 
     /**
@@ -245,6 +251,11 @@ public final class TileKernels {
                 total = new Accumulator(reduce.op(), kernel.instruction(reduce.source(0)).dtype(), count, ops); // an empty space: the identity
             }
             results[reductionIndices[r]] = total.results(reduce.dtype());
+        }
+        for (Accumulator[] partial : partials) {
+            for (int r = 0; partial != null && r < partial.length; r++) {
+                partial[r].release();
+            }
         }
         return results;
     }

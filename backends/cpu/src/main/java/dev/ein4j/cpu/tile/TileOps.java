@@ -23,6 +23,9 @@ public interface TileOps {
 
     void where(boolean[] condition, float[] x, float[] y, float[] out, int n);
 
+    /** out = 1 where x, else 0 (a bool to float32 cast). */
+    void fromBool(boolean[] x, float[] out, int n);
+
     /** EXP, LOG, SQRT, RECIPROCAL or SIN. */
     void unary(dev.ein4j.ir.Op op, float[] x, float[] out, int n);
 

