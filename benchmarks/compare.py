@@ -22,7 +22,8 @@ then each JDK), as ein4j-bench does when given several workloads.
 
 Every figure is from the median of repeated timed runs after a warm-up, with the same policy as
 ein4j-bench: warm up for at least --warmup seconds (3) and five runs, and until the median of the last
-three runs is within 1.5x of the fastest (at most max(12 s, 4 x warm-up)); then R timed runs (default: about 2 s worth, by the
+three runs is within 1.5x of the fastest and the fastest has not improved by 10% for max(1 s, a third
+of the warm-up) (at most max(12 s, 4 x warm-up)); then R timed runs (default: about 2 s worth, by the
 median of the last three warm-up runs, between 3 and 100).
 
 The ratio columns say how ein4j compares with the better of numpy and PyTorch; a ratio > 1 always
@@ -164,14 +165,18 @@ def prepare_model_folders(names):
 def measure(run, repeat, warmup=3.0):
     start = time.perf_counter()
     recent = []
+    improved_at = start  # when the fastest run last improved by 10 % or more
     while True:
         t0 = time.perf_counter()
         run()
         t1 = time.perf_counter()
+        if not recent or t1 - t0 < 0.9 * min(recent):
+            improved_at = t1
         recent.append(t1 - t0)
         estimate = statistics.median(recent[-3:])
         elapsed = t1 - start
-        settled = len(recent) >= 5 and elapsed >= warmup and estimate <= 1.5 * min(recent)
+        quiet = t1 - improved_at >= max(1.0, elapsed / 3)
+        settled = len(recent) >= 5 and elapsed >= warmup and estimate <= 1.5 * min(recent) and quiet
         if settled or elapsed >= max(12.0, 4 * warmup) or len(recent) >= 100_000:
             break
     runs = repeat if repeat else max(3, min(100, round(2.0 / max(estimate, 1e-9))))

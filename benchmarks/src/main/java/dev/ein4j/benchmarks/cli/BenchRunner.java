@@ -16,11 +16,15 @@ final class BenchRunner {
     /**
      * Warm-up: at least {@link #WARMUP_RUNS} runs and {@code --warmup} seconds (3 by default), and until
      * the median of the last three runs is within {@link #SETTLED} of the fastest run so far (the Vector
-     * API runs its slow Java fallback until C2 has compiled it, later on a busy machine); at most
-     * max(12 s, 4 × the warm-up time).
+     * API runs its slow Java fallback until C2 has compiled it, later on a busy machine), and the fastest
+     * run has not improved by {@link #IMPROVED} for {@link #QUIET_NANOS} and a third of the warm-up
+     * (C1 code runs steadily too: on JDK 17, mlp-step's five warm-up runs ended inside C1 code and the
+     * timed ones went on in it for seconds); at most max(12 s, 4 × the warm-up time).
      */
     static final int WARMUP_RUNS = 5;
     static final double SETTLED = 1.5;
+    static final double IMPROVED = 0.9;
+    static final long QUIET_NANOS = 1_000_000_000L;
     static final int WARMUP_MAX_RUNS = 100_000;
     /** The default number of timed runs: about this much time, within [MIN_RUNS, MAX_RUNS]. */
     static final double TARGET_SECONDS = 2.0;
@@ -81,6 +85,7 @@ final class BenchRunner {
             long start = System.nanoTime();
             long[] recent = new long[3];
             long fastest = Long.MAX_VALUE;
+            long improvedAt = start;
             int warm = 0;
             long estimate;
             while (true) {
@@ -88,13 +93,17 @@ final class BenchRunner {
                 runScoped(trial);
                 long t1 = System.nanoTime();
                 recent[warm % recent.length] = t1 - t0;
+                if (t1 - t0 < IMPROVED * fastest) {
+                    improvedAt = t1;
+                }
                 fastest = Math.min(fastest, t1 - t0);
                 warm++;
                 long[] last = Arrays.copyOf(recent, Math.min(warm, recent.length));
                 Arrays.sort(last);
                 estimate = last[last.length / 2];
                 long elapsed = t1 - start;
-                boolean settled = warm >= WARMUP_RUNS && elapsed >= warmupNs && estimate <= SETTLED * fastest;
+                boolean quiet = t1 - improvedAt >= Math.max(QUIET_NANOS, elapsed / 3);
+                boolean settled = warm >= WARMUP_RUNS && elapsed >= warmupNs && estimate <= SETTLED * fastest && quiet;
                 if (settled || elapsed >= warmupMaxNs || warm >= WARMUP_MAX_RUNS) {
                     break;
                 }
