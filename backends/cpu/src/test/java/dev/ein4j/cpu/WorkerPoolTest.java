@@ -40,14 +40,7 @@ class WorkerPoolTest {
     @Test
     void theCallerAndTheWorkersShareTheTasks() {
         WorkerPool pool = new WorkerPool(2, 1_000_000);
-        Set<Thread> threads = ConcurrentHashMap.newKeySet();
-        CountDownLatch bothStarted = new CountDownLatch(2);
-        pool.parallelFor(2, task -> {
-            threads.add(Thread.currentThread());
-            bothStarted.countDown();
-            await(bothStarted); // each task waits for the other: they run at once, on two threads
-        });
-        assertThat(threads).hasSize(2).contains(Thread.currentThread());
+        assertThat(twoTasksAtOnce(pool)).hasSize(2).contains(Thread.currentThread());
     }
 
     @Test
@@ -119,13 +112,7 @@ class WorkerPoolTest {
     @Test
     void idleWorkersParkAfterTheirSpin() throws Exception {
         WorkerPool pool = new WorkerPool(2, 100_000);
-        Set<Thread> threads = ConcurrentHashMap.newKeySet();
-        CountDownLatch bothStarted = new CountDownLatch(2);
-        pool.parallelFor(2, task -> {
-            threads.add(Thread.currentThread());
-            bothStarted.countDown();
-            await(bothStarted);
-        });
+        Set<Thread> threads = twoTasksAtOnce(pool);
         threads.remove(Thread.currentThread());
         Thread worker = threads.iterator().next();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -134,15 +121,7 @@ class WorkerPoolTest {
         }
         assertThat(worker.getState()).isEqualTo(Thread.State.WAITING);
         assertThat(worker.isDaemon()).isTrue();
-        // a parked worker wakes for the next loop
-        Set<Thread> again = ConcurrentHashMap.newKeySet();
-        CountDownLatch bothAgain = new CountDownLatch(2);
-        pool.parallelFor(2, task -> {
-            again.add(Thread.currentThread());
-            bothAgain.countDown();
-            await(bothAgain);
-        });
-        assertThat(again).contains(worker);
+        assertThat(twoTasksAtOnce(pool)).as("a parked worker wakes for the next loop").contains(worker);
     }
 
     @Test
@@ -152,6 +131,18 @@ class WorkerPoolTest {
         pool.parallelFor(16, task -> threads.add(Thread.currentThread()));
         assertThat(threads).containsExactly(Thread.currentThread());
         assertThat(pool.parallelism()).isEqualTo(1);
+    }
+
+    /** Runs two tasks that each wait for the other to start, so on two threads at once; returns them. */
+    private static Set<Thread> twoTasksAtOnce(WorkerPool pool) {
+        Set<Thread> threads = ConcurrentHashMap.newKeySet();
+        CountDownLatch bothStarted = new CountDownLatch(2);
+        pool.parallelFor(2, task -> {
+            threads.add(Thread.currentThread());
+            bothStarted.countDown();
+            await(bothStarted);
+        });
+        return threads;
     }
 
     private static void busy(long nanos) {
