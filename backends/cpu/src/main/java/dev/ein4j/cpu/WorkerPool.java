@@ -42,11 +42,6 @@ public final class WorkerPool {
     /** The thread running a loop's tasks besides the workers, while it does. */
     private volatile Thread caller;
 
-    /** @param parallelism the number of compute threads, at least 1 */
-    WorkerPool(int parallelism) {
-        this(parallelism, DEFAULT_SPIN_MICROS * 1000L);
-    }
-
     /**
      * @param parallelism the number of compute threads (the caller and its workers), at least 1
      * @param spinNanos how long an idle worker spins before it parks

@@ -247,10 +247,13 @@ public final class TileKernels {
                 }
             }
             Instruction reduce = kernel.instruction(reductionIndices[r]);
-            if (total == null) {
-                total = new Accumulator(reduce.op(), kernel.instruction(reduce.source(0)).dtype(), count, ops); // an empty space: the identity
+            if (total == null) { // an empty space: the identity, given back at once (no partial holds it)
+                Accumulator identity = new Accumulator(reduce.op(), kernel.instruction(reduce.source(0)).dtype(), count, ops);
+                results[reductionIndices[r]] = identity.results(reduce.dtype());
+                identity.release();
+            } else {
+                results[reductionIndices[r]] = total.results(reduce.dtype());
             }
-            results[reductionIndices[r]] = total.results(reduce.dtype());
         }
         for (Accumulator[] partial : partials) {
             for (int r = 0; partial != null && r < partial.length; r++) {

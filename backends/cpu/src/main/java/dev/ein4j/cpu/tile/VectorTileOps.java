@@ -71,8 +71,7 @@ final class VectorTileOps implements TileOps {
 
     @Override
     public void equal(float[] x, float[] y, boolean[] out, int n) {
-        // vector compares into boolean[]: 10x a plain loop on JDK 25, 2x on JDK 17.0.15 (2048 elements,
-        // AMD EPYC; the plain loop was kept earlier for a JDK 17 whose mask stores were not intrinsified)
+        // a vector compare, as in lessThan(float[], ...)
         int i = 0;
         for (int bound = F.loopBound(n); i < bound; i += F.length()) {
             FloatVector.fromArray(F, x, i).compare(VectorOperators.EQ, FloatVector.fromArray(F, y, i)).intoArray(out, i);
@@ -242,8 +241,7 @@ final class VectorTileOps implements TileOps {
 
     @Override
     public void lessThan(double[] x, double[] y, boolean[] out, int n) {
-        // vector compares into boolean[]: 10x a plain loop on JDK 25, 2x on JDK 17.0.15 (2048 elements,
-        // AMD EPYC; the plain loop was kept earlier for a JDK 17 whose mask stores were not intrinsified)
+        // a vector compare, as in lessThan(float[], ...)
         int i = 0;
         for (int bound = D.loopBound(n); i < bound; i += D.length()) {
             DoubleVector.fromArray(D, x, i).compare(VectorOperators.LT, DoubleVector.fromArray(D, y, i)).intoArray(out, i);
@@ -255,8 +253,7 @@ final class VectorTileOps implements TileOps {
 
     @Override
     public void equal(double[] x, double[] y, boolean[] out, int n) {
-        // vector compares into boolean[]: 10x a plain loop on JDK 25, 2x on JDK 17.0.15 (2048 elements,
-        // AMD EPYC; the plain loop was kept earlier for a JDK 17 whose mask stores were not intrinsified)
+        // a vector compare, as in lessThan(float[], ...)
         int i = 0;
         for (int bound = D.loopBound(n); i < bound; i += D.length()) {
             DoubleVector.fromArray(D, x, i).compare(VectorOperators.EQ, DoubleVector.fromArray(D, y, i)).intoArray(out, i);
