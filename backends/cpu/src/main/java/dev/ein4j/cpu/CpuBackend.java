@@ -37,6 +37,7 @@ public final class CpuBackend implements Backend {
     private final WorkerPool workers = WorkerPool.shared();
     private final TileKernels tiles = new TileKernels(TileOps.get(), workers);
     private final ContractRunner contractions = new ContractRunner(Gemm.get(), tiles, pool);
+    private final ReductionRewrites reductions = new ReductionRewrites();
 
     @Override
     public String name() {
@@ -143,7 +144,7 @@ public final class CpuBackend implements Backend {
                 path = "interpreter";
             }
         } else {
-            tiles.run(kernel, out, arrays, parameters);
+            tiles.run(reductions.runnable(kernel), out, arrays, parameters);
             path = "tiles";
         }
         if (TRACE) {
