@@ -110,10 +110,14 @@ final class WindowedContraction {
                 gradientSummed.add(f);
             }
         }
-        Tensor product = TensorInternals.contract(TensorInternals.broadcastTo(spread, full),
-                TensorInternals.broadcastTo(TensorInternals.wrap(otherSmall), full),
-                gradientSummed.stream().mapToInt(Integer::intValue).toArray());
-        return new Contribution(input, backToInput(product, input, roles, labels, positionAxis));
+        // Both operands are permuted into the input's layout first, so that the contraction writes
+        // the gradient in that layout (channels first for NCHW) rather than the window's (channels
+        // between the positions and the kernel axes), which a permuted copy or strided reads would cost.
+        int[] order = inputOrder(input, roles, labels, positionAxis);
+        int[] summedAt = java.util.stream.IntStream.range(0, order.length).filter(p -> gradientSummed.contains(order[p])).toArray();
+        Tensor product = TensorInternals.contract(TensorInternals.broadcastTo(spread, full).permute(order),
+                TensorInternals.broadcastTo(TensorInternals.wrap(otherSmall), full).permute(order), summedAt);
+        return new Contribution(input, product.reshape(input.shape()));
     }
 
     /** The roles of the top window's axes: the input's axes, with each window's axis split into position and kernel. */
@@ -220,8 +224,11 @@ final class WindowedContraction {
         return windowed.permute(order.stream().mapToInt(Integer::intValue).toArray());
     }
 
-    /** The contraction's result (kept axes: the input's, with positions grown back to input lengths) in the input's layout. */
-    private static Tensor backToInput(Tensor product, Node input, List<Role> roles, int[] labels, int[] positionAxis) {
+    /**
+     * The axes of the contraction's operands in the input's layout: the input's axes (positions
+     * standing for the axes they slide over) in its order, then the rest (unit and kernel axes).
+     */
+    private static int[] inputOrder(Node input, List<Role> roles, int[] labels, int[] positionAxis) {
         int rank = labels.length;
         int[] axisOfInput = new int[input.rank()];
         Arrays.fill(axisOfInput, -1);
@@ -250,7 +257,7 @@ final class WindowedContraction {
                 order.add(f);
             }
         }
-        return product.permute(order.stream().mapToInt(Integer::intValue).toArray()).reshape(input.shape());
+        return order.stream().mapToInt(Integer::intValue).toArray();
     }
 
     /** The input axis a window's position axis stands in for: its index among the input-or-position axes. */

@@ -13,6 +13,8 @@ final class FloatJob extends Job<FloatJob.Workspace> {
         float[] tile = new float[0];
         int[] tileRows = new int[0];
         int[] rows = new int[0];
+        /** The start in C of each row of one tile stored in place through a run of C's columns. */
+        int[] tileStarts = new int[0];
         /** Whether a multiply on this thread is using the buffers (a listener may multiply again). */
         boolean busy;
     }
@@ -73,6 +75,9 @@ final class FloatJob extends Job<FloatJob.Workspace> {
         if (w.rows.length < s.mc()) {
             w.rows = new int[s.mc()];
         }
+        if (w.tileStarts.length < s.mr()) {
+            w.tileStarts = new int[s.mr()];
+        }
         return w;
     }
 
@@ -112,6 +117,13 @@ final class FloatJob extends Job<FloatJob.Workspace> {
                 int cols = Math.min(nr, nc - jr);
                 if (direct && rows == mr && cols == nr) {
                     kernel.tile(kc, ap, ir * kc, bp, jr * kc, c, w.rows, ir, jc + jr, add);
+                } else if (rows == mr && cols == nr && out.colRuns != null && out.colRuns[jc + jr] >= nr) {
+                    // C's columns are adjacent over this tile (a convolution's h·w run): stored in place
+                    long col = out.cols[jc + jr];
+                    for (int r = 0; r < mr; r++) {
+                        w.tileStarts[r] = (int) (out.rowOffset(b, ic + ir + r) + col);
+                    }
+                    kernel.tile(kc, ap, ir * kc, bp, jr * kc, c, w.tileStarts, 0, 0, add);
                 } else {
                     kernel.tile(kc, ap, ir * kc, bp, jr * kc, w.tile, w.tileRows, 0, 0, false);
                     scatter(w.tile, nr, b, ic + ir, rows, jc + jr, cols, add);
