@@ -44,6 +44,7 @@ public final class KernelCases {
             cases.add(twoReductions(type, true));
             cases.add(replicated(type, false));
             cases.add(replicated(type, true));
+            cases.add(pooledWindows(type));
         }
         cases.add(randomMask(7L));
         cases.add(randomMask(1234567890123L));
@@ -202,6 +203,29 @@ public final class KernelCases {
         Kernel kernel = new Kernel(types, p);
         assertThat(spec.hasReplicas()).isTrue();
         return new Case("replicated axis " + type + (epilogue ? " with a bias" : ""), kernel, inputs, Parameters.NONE, new int[] {-1});
+    }
+
+    /**
+     * max over 2 × 2 windows of relu(x + bias) and the mean of each window, for x[2, 3, 10, 12]: a
+     * reduction over few positions (which the cpu backend unrolls into shifted loads).
+     */
+    private static Case pooledWindows(DType type) {
+        int[] split = {2, 3, 5, 2, 6, 2};
+        int[] pooled = {2, 3, 5, 1, 6, 1};
+        List<Instruction> p = new ArrayList<>();
+        p.add(Instruction.load(0, type, View.contiguous(new int[] {2, 3, 10, 12}).reshape(split)));
+        p.add(Instruction.load(1, type, View.contiguous(new int[] {1, 3, 1, 1, 1, 1}).expand(split)));
+        p.add(Instruction.apply(Op.ADD, type, split, 0, 1));
+        p.add(Instruction.constant(0, type, View.broadcastScalar(split)));
+        p.add(Instruction.apply(Op.CMPLT, DType.BOOL, split, 2, 3));
+        p.add(Instruction.apply(Op.WHERE, type, split, 4, 3, 2));                       // %5 relu
+        p.add(Instruction.reduce(Op.REDUCE_MAX, type, pooled, new int[] {3, 5}, 5));   // %6
+        p.add(Instruction.reduce(Op.SUM, type, pooled, new int[] {3, 5}, 0));          // %7
+        p.add(Instruction.constant(1, type, View.broadcastScalar(pooled)));
+        p.add(Instruction.apply(Op.MUL, type, pooled, 7, 8));                          // %9 mean
+        Kernel kernel = new Kernel(List.of(type, type), p, new int[] {6, 9});
+        return new Case("pooled windows " + type, kernel, List.of(data(type, 2 * 3 * 120, new SplittableRandom(12)),
+                data(type, 3, new SplittableRandom(13))), Parameters.ofConstants(0, 0.25), new int[] {-1, -1});
     }
 
     /** A mask from a RAND whose seed is a parameter: the same kernel for every seed. */
