@@ -1,5 +1,6 @@
 package dev.ein4j.cpu.gemm;
 
+import dev.ein4j.cpu.WorkerPool;
 import java.util.Objects;
 
 /**
@@ -71,8 +72,49 @@ public final class Gemm {
         }
         float[] x = call.swapped ? b : a;
         float[] y = call.swapped ? a : b;
+        GemmSettings settings = GemmSettings.get();
+        int parts = KSplit.parts(batches, call.m, call.n, k,
+                settings.blocking(kernels.floats().mr(), kernels.floats().nr(), Float.BYTES), WorkerPool.shared().parallelism(),
+                settings.serialWork());
+        if (parts > 1) {
+            multiplySlices(parts, batches, k, x, y, c, call);
+            return;
+        }
         Split.run(new FloatJob(k, x, call.left, y, call.right, c, call.out, kernels.floats(), call.listener),
                 batches, call.m, call.n, k);
+    }
+
+    /** C as the sum of {@code parts} products over slices of K, each on its own thread ({@link KSplit}). */
+    private void multiplySlices(int parts, int batches, int k, float[] x, float[] y, float[] c, Call call) {
+        int m = call.m;
+        int n = call.n;
+        float[][] partials = new float[parts][];
+        View compact = KSplit.compact(batches, m, n);
+        WorkerPool.shared().parallelFor(parts, part -> {
+            int from = KSplit.from(part, parts, k);
+            int to = KSplit.from(part + 1, parts, k);
+            float[] partial = new float[batches * m * n];
+            FloatJob job = new FloatJob(to - from, x, KSplit.columns(call.left, from, to), y, KSplit.rows(call.right, from, to),
+                    partial, compact, kernels.floats(), null);
+            for (int entry = 0; entry < batches; entry++) {
+                job.run(entry, 0, m, 0, n);
+            }
+            partials[part] = partial;
+        });
+        for (int entry = 0, at = 0; entry < batches; entry++) {
+            for (int i = 0; i < m; i++) {
+                for (int j = 0; j < n; j++, at++) {
+                    float sum = partials[0][at];
+                    for (int part = 1; part < parts; part++) {
+                        sum += partials[part][at];
+                    }
+                    c[call.out.index(entry, i, j)] = sum;
+                }
+            }
+            if (call.listener != null) {
+                call.listener.finished(entry, 0, m, 0, n);
+            }
+        }
     }
 
     /**
@@ -109,7 +151,48 @@ public final class Gemm {
         }
         double[] x = call.swapped ? b : a;
         double[] y = call.swapped ? a : b;
+        GemmSettings settings = GemmSettings.get();
+        int parts = KSplit.parts(batches, call.m, call.n, k,
+                settings.blocking(kernels.doubles().mr(), kernels.doubles().nr(), Double.BYTES), WorkerPool.shared().parallelism(),
+                settings.serialWork());
+        if (parts > 1) {
+            multiplySlices(parts, batches, k, x, y, c, call);
+            return;
+        }
         Split.run(new DoubleJob(k, x, call.left, y, call.right, c, call.out, kernels.doubles(), call.listener),
                 batches, call.m, call.n, k);
+    }
+
+    /** C as the sum of {@code parts} products over slices of K, each on its own thread ({@link KSplit}). */
+    private void multiplySlices(int parts, int batches, int k, double[] x, double[] y, double[] c, Call call) {
+        int m = call.m;
+        int n = call.n;
+        double[][] partials = new double[parts][];
+        View compact = KSplit.compact(batches, m, n);
+        WorkerPool.shared().parallelFor(parts, part -> {
+            int from = KSplit.from(part, parts, k);
+            int to = KSplit.from(part + 1, parts, k);
+            double[] partial = new double[batches * m * n];
+            DoubleJob job = new DoubleJob(to - from, x, KSplit.columns(call.left, from, to), y, KSplit.rows(call.right, from, to),
+                    partial, compact, kernels.doubles(), null);
+            for (int entry = 0; entry < batches; entry++) {
+                job.run(entry, 0, m, 0, n);
+            }
+            partials[part] = partial;
+        });
+        for (int entry = 0, at = 0; entry < batches; entry++) {
+            for (int i = 0; i < m; i++) {
+                for (int j = 0; j < n; j++, at++) {
+                    double sum = partials[0][at];
+                    for (int part = 1; part < parts; part++) {
+                        sum += partials[part][at];
+                    }
+                    c[call.out.index(entry, i, j)] = sum;
+                }
+            }
+            if (call.listener != null) {
+                call.listener.finished(entry, 0, m, 0, n);
+            }
+        }
     }
 }

@@ -66,6 +66,22 @@ final class Split {
         });
     }
 
+    /**
+     * @return {row parts, column parts} of C[batches, m, n] that {@link #run} deals out on this pool
+     *     (a cost model's input: each row part packs all of B's columns it covers, each column part
+     *     all of A's rows)
+     */
+    static int[] parts(int batches, int m, int n, int mr, int nr, int threads) {
+        Split split = new Split(batches, m, n, mr, nr);
+        split.cut(threads * TASKS_PER_THREAD);
+        return new int[] {split.rowParts, split.colParts};
+    }
+
+    /** @return the tasks {@link #run} makes on a pool of {@code threads} */
+    static int tasksPerThread() {
+        return TASKS_PER_THREAD;
+    }
+
     /** Cuts rows and columns until there are {@code target} units or the parts would be too thin. */
     private void cut(int target) {
         int rowTiles = (m + mr - 1) / mr;

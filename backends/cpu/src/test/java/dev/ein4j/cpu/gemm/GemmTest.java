@@ -113,6 +113,32 @@ class GemmTest {
         }
     }
 
+    /**
+     * Small C over a deep K (a convolution's weight gradient): the shapes {@link KSplit} takes on two
+     * threads, run through the whole multiply (both types, strided and transposed C, batches, the
+     * listener hearing of each element once after the slices are summed). K is deep enough to pass
+     * the serial threshold of an untuned machine (2^24 multiply-adds).
+     */
+    @Test
+    void smallProductsOverADeepKAreSummedInSlices() {
+        Blocking blocking = GemmSettings.get().blocking(5, 64, Float.BYTES);
+        int deep = 1 << 16;
+        assertThat(KSplit.parts(1, 9, 32, deep, blocking, 2, 0)).as("a 9 × 32 C over K = %d", deep).isEqualTo(2);
+        assertThat(KSplit.parts(1, 1024, 1024, 1024, blocking, 2, 0)).as("a square product").isEqualTo(1);
+        assertThat(KSplit.parts(1, 9, 32, blocking.kc(), blocking, 2, 0)).as("one kc slice").isEqualTo(1);
+        assertThat(KSplit.parts(1, 9, 32, deep, blocking, 2, 9.0 * 32 * deep)).as("serial work").isEqualTo(1);
+        assertThat(KSplit.parts(1, 9, 32, deep, blocking, 1, 0)).as("one thread").isEqualTo(1);
+        Random random = new Random(41);
+        for (boolean dbl : new boolean[] {false, true}) {
+            check(dbl, 1, 9, 32, deep, Layout.rowMajor(1, 9, deep), Layout.rowMajor(1, deep, 32),
+                    Layout.rowMajor(1, 9, 32), 11);
+            check(dbl, 1, 32, 9, deep, Layout.transposed(1, 32, deep), Layout.rowMajor(1, deep, 9),
+                    Layout.transposed(1, 32, 9), 12);
+            check(dbl, 3, 17, 23, deep / 2, Layout.random(random, 3, 17, deep / 2, true),
+                    Layout.random(random, 3, deep / 2, 23, true), Layout.random(random, 3, 17, 23, false), 13);
+        }
+    }
+
     @Test
     void worksWithoutAListenerAndFromInsideOne() {
         int n = 70;
