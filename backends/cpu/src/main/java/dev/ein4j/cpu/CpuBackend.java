@@ -4,6 +4,7 @@ import dev.ein4j.backend.Backend;
 import dev.ein4j.backend.BackendCapabilities;
 import dev.ein4j.backend.DeviceBuffer;
 import dev.ein4j.cpu.gemm.Gemm;
+import dev.ein4j.cpu.tile.Copies;
 import dev.ein4j.cpu.tile.TileKernels;
 import dev.ein4j.cpu.tile.TileOps;
 import dev.ein4j.error.EinopsException;
@@ -36,6 +37,7 @@ public final class CpuBackend implements Backend {
     private final BufferPool pool = new BufferPool(Runtime.getRuntime().maxMemory() / 4, capabilities.memoryBytes());
     private final WorkerPool workers = WorkerPool.shared();
     private final TileKernels tiles = new TileKernels(TileOps.get(), workers);
+    private final Copies copies = new Copies(workers);
     private final ContractRunner contractions = new ContractRunner(Gemm.get(), tiles, pool);
     private final ReductionRewrites reductions = new ReductionRewrites();
 
@@ -143,6 +145,9 @@ public final class CpuBackend implements Backend {
                 KernelInterpreter.run(kernel, out, arrays, parameters);
                 path = "interpreter";
             }
+        } else if (Copies.supports(kernel)) {
+            copies.run(kernel, out.get(0), arrays);
+            path = "copy";
         } else {
             tiles.run(reductions.runnable(kernel), out, arrays, parameters);
             path = "tiles";
