@@ -11,37 +11,37 @@ final class ScalarTileOps implements TileOps {
     }
 
     @Override
-    public void add(float[] x, float[] y, float[] out, int n) {
+    public void add(float[] x, int xFrom, float[] y, int yFrom, float[] out, int n) {
         for (int i = 0; i < n; i++) {
-            out[i] = x[i] + y[i];
+            out[i] = x[xFrom + i] + y[yFrom + i];
         }
     }
 
     @Override
-    public void mul(float[] x, float[] y, float[] out, int n) {
+    public void mul(float[] x, int xFrom, float[] y, int yFrom, float[] out, int n) {
         for (int i = 0; i < n; i++) {
-            out[i] = x[i] * y[i];
+            out[i] = x[xFrom + i] * y[yFrom + i];
         }
     }
 
     @Override
-    public void max(float[] x, float[] y, float[] out, int n) {
+    public void max(float[] x, int xFrom, float[] y, int yFrom, float[] out, int n) {
         for (int i = 0; i < n; i++) {
-            out[i] = Math.max(x[i], y[i]); // Math.max propagates NaN
+            out[i] = Math.max(x[xFrom + i], y[yFrom + i]); // Math.max propagates NaN
         }
     }
 
     @Override
-    public void lessThan(float[] x, float[] y, boolean[] out, int n) {
+    public void lessThan(float[] x, int xFrom, float[] y, int yFrom, boolean[] out, int n) {
         for (int i = 0; i < n; i++) {
-            out[i] = x[i] < y[i];
+            out[i] = x[xFrom + i] < y[yFrom + i];
         }
     }
 
     @Override
-    public void equal(float[] x, float[] y, boolean[] out, int n) {
+    public void equal(float[] x, int xFrom, float[] y, int yFrom, boolean[] out, int n) {
         for (int i = 0; i < n; i++) {
-            out[i] = x[i] == y[i];
+            out[i] = x[xFrom + i] == y[yFrom + i];
         }
     }
 
@@ -125,37 +125,37 @@ final class ScalarTileOps implements TileOps {
     }
 
     @Override
-    public void add(double[] x, double[] y, double[] out, int n) {
+    public void add(double[] x, int xFrom, double[] y, int yFrom, double[] out, int n) {
         for (int i = 0; i < n; i++) {
-            out[i] = x[i] + y[i];
+            out[i] = x[xFrom + i] + y[yFrom + i];
         }
     }
 
     @Override
-    public void mul(double[] x, double[] y, double[] out, int n) {
+    public void mul(double[] x, int xFrom, double[] y, int yFrom, double[] out, int n) {
         for (int i = 0; i < n; i++) {
-            out[i] = x[i] * y[i];
+            out[i] = x[xFrom + i] * y[yFrom + i];
         }
     }
 
     @Override
-    public void max(double[] x, double[] y, double[] out, int n) {
+    public void max(double[] x, int xFrom, double[] y, int yFrom, double[] out, int n) {
         for (int i = 0; i < n; i++) {
-            out[i] = Math.max(x[i], y[i]);
+            out[i] = Math.max(x[xFrom + i], y[yFrom + i]);
         }
     }
 
     @Override
-    public void lessThan(double[] x, double[] y, boolean[] out, int n) {
+    public void lessThan(double[] x, int xFrom, double[] y, int yFrom, boolean[] out, int n) {
         for (int i = 0; i < n; i++) {
-            out[i] = x[i] < y[i];
+            out[i] = x[xFrom + i] < y[yFrom + i];
         }
     }
 
     @Override
-    public void equal(double[] x, double[] y, boolean[] out, int n) {
+    public void equal(double[] x, int xFrom, double[] y, int yFrom, boolean[] out, int n) {
         for (int i = 0; i < n; i++) {
-            out[i] = x[i] == y[i];
+            out[i] = x[xFrom + i] == y[yFrom + i];
         }
     }
 

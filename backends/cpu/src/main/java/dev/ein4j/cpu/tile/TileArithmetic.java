@@ -28,21 +28,44 @@ final class TileArithmetic {
      * @param n elements
      */
     void apply(Op op, DType type, DType operandType, Object out, Object x, Object y, Object z, int n) {
-        if (fast(op, type, operandType, out, x, y, z, n)) {
+        apply(op, type, operandType, out, x, 0, y, 0, z, n);
+    }
+
+    /**
+     * {@link #apply(Op, DType, DType, Object, Object, Object, Object, int)} with the operands read
+     * from {@code x[xFrom ..]} and {@code y[yFrom ..]}: non-zero offsets only where
+     * {@link #readsInPlace} holds.
+     */
+    void apply(Op op, DType type, DType operandType, Object out, Object x, int xFrom, Object y, int yFrom, Object z, int n) {
+        if (fast(op, type, operandType, out, x, xFrom, y, yFrom, z, n)) {
             return;
         }
         for (int j = 0; j < n; j++) {
-            double value = Arithmetic.apply(op, type, Tiles.get(x, j), y == null ? 0 : Tiles.get(y, j), z == null ? 0 : Tiles.get(z, j));
+            double value = Arithmetic.apply(op, type, Tiles.get(x, xFrom + j), y == null ? 0 : Tiles.get(y, yFrom + j),
+                    z == null ? 0 : Tiles.get(z, j));
             Tiles.set(out, j, value);
         }
     }
 
-    private boolean fast(Op op, DType type, DType operandType, Object out, Object x, Object y, Object z, int n) {
+    /**
+     * @return whether the primitive can read its operands at an offset into a float array (an input
+     *     buffer in place): the float binary arithmetic and comparisons
+     */
+    static boolean readsInPlace(Op op, DType operandType) {
+        return (operandType == DType.FLOAT32 || operandType == DType.FLOAT64)
+                && (op == Op.ADD || op == Op.MUL || op == Op.MAX || op == Op.CMPLT || op == Op.CMPEQ);
+    }
+
+    private boolean fast(Op op, DType type, DType operandType, Object out, Object x, int xFrom, Object y, int yFrom,
+                         Object z, int n) {
         if (operandType == DType.FLOAT32) {
-            return float32(op, out, (float[]) x, y, z, n);
+            return float32(op, out, (float[]) x, xFrom, y, yFrom, n);
         }
         if (operandType == DType.FLOAT64) {
-            return float64(op, out, (double[]) x, y, z, n);
+            return float64(op, out, (double[]) x, xFrom, y, yFrom, n);
+        }
+        if (xFrom != 0 || yFrom != 0) {
+            throw new IllegalStateException(op + " on " + operandType + " does not read in place");
         }
         if (op == Op.CAST) {
             return cast(type, out, x, n);
@@ -87,13 +110,16 @@ final class TileArithmetic {
         return true;
     }
 
-    private boolean float32(Op op, Object out, float[] x, Object y, Object z, int n) {
+    private boolean float32(Op op, Object out, float[] x, int xFrom, Object y, int yFrom, int n) {
+        if ((xFrom != 0 || yFrom != 0) && !readsInPlace(op, DType.FLOAT32)) {
+            throw new IllegalStateException(op + " does not read in place");
+        }
         switch (op) {
-            case ADD -> ops.add(x, (float[]) y, (float[]) out, n);
-            case MUL -> ops.mul(x, (float[]) y, (float[]) out, n);
-            case MAX -> ops.max(x, (float[]) y, (float[]) out, n);
-            case CMPLT -> ops.lessThan(x, (float[]) y, (boolean[]) out, n);
-            case CMPEQ -> ops.equal(x, (float[]) y, (boolean[]) out, n);
+            case ADD -> ops.add(x, xFrom, (float[]) y, yFrom, (float[]) out, n);
+            case MUL -> ops.mul(x, xFrom, (float[]) y, yFrom, (float[]) out, n);
+            case MAX -> ops.max(x, xFrom, (float[]) y, yFrom, (float[]) out, n);
+            case CMPLT -> ops.lessThan(x, xFrom, (float[]) y, yFrom, (boolean[]) out, n);
+            case CMPEQ -> ops.equal(x, xFrom, (float[]) y, yFrom, (boolean[]) out, n);
             case EXP, LOG, SQRT, RECIPROCAL, SIN -> ops.unary(op, x, (float[]) out, n);
             case CAST -> {
                 return castFromFloat(out, x, n);
@@ -105,13 +131,16 @@ final class TileArithmetic {
         return true;
     }
 
-    private boolean float64(Op op, Object out, double[] x, Object y, Object z, int n) {
+    private boolean float64(Op op, Object out, double[] x, int xFrom, Object y, int yFrom, int n) {
+        if ((xFrom != 0 || yFrom != 0) && !readsInPlace(op, DType.FLOAT64)) {
+            throw new IllegalStateException(op + " does not read in place");
+        }
         switch (op) {
-            case ADD -> ops.add(x, (double[]) y, (double[]) out, n);
-            case MUL -> ops.mul(x, (double[]) y, (double[]) out, n);
-            case MAX -> ops.max(x, (double[]) y, (double[]) out, n);
-            case CMPLT -> ops.lessThan(x, (double[]) y, (boolean[]) out, n);
-            case CMPEQ -> ops.equal(x, (double[]) y, (boolean[]) out, n);
+            case ADD -> ops.add(x, xFrom, (double[]) y, yFrom, (double[]) out, n);
+            case MUL -> ops.mul(x, xFrom, (double[]) y, yFrom, (double[]) out, n);
+            case MAX -> ops.max(x, xFrom, (double[]) y, yFrom, (double[]) out, n);
+            case CMPLT -> ops.lessThan(x, xFrom, (double[]) y, yFrom, (boolean[]) out, n);
+            case CMPEQ -> ops.equal(x, xFrom, (double[]) y, yFrom, (boolean[]) out, n);
             case EXP, LOG, SQRT, RECIPROCAL, SIN -> ops.unary(op, x, (double[]) out, n);
             case CAST -> {
                 if (out instanceof float[] f) {

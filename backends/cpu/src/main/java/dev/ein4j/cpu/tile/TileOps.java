@@ -1,8 +1,9 @@
 package dev.ein4j.cpu.tile;
 
 /**
- * The loops of the float32 and float64 primitives over one tile (arrays starting at index 0).
- * Two implementations: {@link ScalarTileOps} in plain Java, and a Vector API one loaded only when
+ * The loops of the float32 and float64 primitives over one tile (arrays starting at index 0; the
+ * operands of the binary arithmetic and comparisons at {@code xFrom} and {@code yFrom}, so that they
+ * can be read in place from an input buffer's unit-stride run). Two implementations: {@link ScalarTileOps} in plain Java, and a Vector API one loaded only when
  * {@code jdk.incubator.vector} is present ({@link #get()}). Results are rounded to the array's type,
  * as the kernel semantics require; NaN propagates through MAX.
  */
@@ -11,15 +12,15 @@ public interface TileOps {
     /** @return "vector" or "scalar" */
     String kind();
 
-    void add(float[] x, float[] y, float[] out, int n);
+    void add(float[] x, int xFrom, float[] y, int yFrom, float[] out, int n);
 
-    void mul(float[] x, float[] y, float[] out, int n);
+    void mul(float[] x, int xFrom, float[] y, int yFrom, float[] out, int n);
 
-    void max(float[] x, float[] y, float[] out, int n);
+    void max(float[] x, int xFrom, float[] y, int yFrom, float[] out, int n);
 
-    void lessThan(float[] x, float[] y, boolean[] out, int n);
+    void lessThan(float[] x, int xFrom, float[] y, int yFrom, boolean[] out, int n);
 
-    void equal(float[] x, float[] y, boolean[] out, int n);
+    void equal(float[] x, int xFrom, float[] y, int yFrom, boolean[] out, int n);
 
     void where(boolean[] condition, float[] x, float[] y, float[] out, int n);
 
@@ -35,15 +36,15 @@ public interface TileOps {
     /** @return max(initial, x[0..n)), NaN if any is NaN */
     float max(float[] x, int offset, int n, float initial);
 
-    void add(double[] x, double[] y, double[] out, int n);
+    void add(double[] x, int xFrom, double[] y, int yFrom, double[] out, int n);
 
-    void mul(double[] x, double[] y, double[] out, int n);
+    void mul(double[] x, int xFrom, double[] y, int yFrom, double[] out, int n);
 
-    void max(double[] x, double[] y, double[] out, int n);
+    void max(double[] x, int xFrom, double[] y, int yFrom, double[] out, int n);
 
-    void lessThan(double[] x, double[] y, boolean[] out, int n);
+    void lessThan(double[] x, int xFrom, double[] y, int yFrom, boolean[] out, int n);
 
-    void equal(double[] x, double[] y, boolean[] out, int n);
+    void equal(double[] x, int xFrom, double[] y, int yFrom, boolean[] out, int n);
 
     void where(boolean[] condition, double[] x, double[] y, double[] out, int n);
 
