@@ -46,6 +46,20 @@ final class ScalarTileOps implements TileOps {
     }
 
     @Override
+    public void toBooleans(byte[] source, int from, boolean[] out, int to, int n) {
+        for (int j = 0; j < n; j++) {
+            out[to + j] = source[from + j] != 0;
+        }
+    }
+
+    @Override
+    public void toBytes(boolean[] tile, int from, byte[] target, int at, int n) {
+        for (int j = 0; j < n; j++) {
+            target[at + j] = tile[from + j] ? (byte) 1 : (byte) 0;
+        }
+    }
+
+    @Override
     public void fromBool(boolean[] x, float[] out, int n) {
         for (int i = 0; i < n; i++) {
             out[i] = x[i] ? 1f : 0f;

@@ -24,6 +24,12 @@ public interface TileOps {
 
     void where(boolean[] condition, float[] x, float[] y, float[] out, int n);
 
+    /** out[to + j] = source[from + j] != 0 for j below n (a bool buffer's bytes into a tile). */
+    void toBooleans(byte[] source, int from, boolean[] out, int to, int n);
+
+    /** target[at + j] = tile[from + j] ? 1 : 0 for j below n (a bool tile into a buffer's bytes). */
+    void toBytes(boolean[] tile, int from, byte[] target, int at, int n);
+
     /** out = 1 where x, else 0 (a bool to float32 cast). */
     void fromBool(boolean[] x, float[] out, int n);
 

@@ -109,6 +109,10 @@ final class Tiles {
         } else {
             byte[] a = ((HostData.Bool) source).values();
             boolean[] t = (boolean[]) tile;
+            if (step == 1) {
+                TileOps.get().toBooleans(a, at, t, from, count);
+                return;
+            }
             for (int j = from; j < to; j++, at += step) {
                 t[j] = a[at] != 0;
             }
@@ -129,11 +133,7 @@ final class Tiles {
         } else if (target instanceof HostData.Int32 n) {
             System.arraycopy((int[]) tile, offset, n.values(), at, count);
         } else {
-            byte[] bytes = ((HostData.Bool) target).values();
-            boolean[] t = (boolean[]) tile;
-            for (int j = 0; j < count; j++) {
-                bytes[at + j] = t[offset + j] ? (byte) 1 : (byte) 0;
-            }
+            TileOps.get().toBytes((boolean[]) tile, offset, ((HostData.Bool) target).values(), at, count);
         }
     }
 
