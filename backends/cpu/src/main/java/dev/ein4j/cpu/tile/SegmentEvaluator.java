@@ -108,7 +108,7 @@ final class SegmentEvaluator {
         this.filled = new int[kernel.size()];
         this.operands = tiles.clone();
         this.operandFrom = new int[kernel.size()];
-        this.inPlace = readInPlace(kernel, segment, members, accessOf, space);
+        this.inPlace = readInPlace(kernel, members, accessOf, space);
         for (int a = 0; a < space.accesses.size(); a++) {
             long[] strides = space.accesses.get(a).strides();
             masked[a] = space.accesses.get(a).masked();
@@ -130,7 +130,7 @@ final class SegmentEvaluator {
      * with no copy (a copy per load made a plain add of two 12.8 MB arrays 2.2x slower than
      * the loop alone). The segment's root, the kernel's outputs and anything reduced keep tiles.
      */
-    private static boolean[] readInPlace(Kernel kernel, Kernel.Segment segment, int[] members, int[] accessOf, Space space) {
+    private static boolean[] readInPlace(Kernel kernel, int[] members, int[] accessOf, Space space) {
         boolean[] inPlace = new boolean[kernel.size()];
         boolean[] member = new boolean[kernel.size()];
         for (int i : members) {
@@ -138,7 +138,7 @@ final class SegmentEvaluator {
             Instruction instruction = kernel.instruction(i);
             Space.Access access = accessOf[i] < 0 ? null : space.accesses.get(accessOf[i]);
             inPlace[i] = instruction.op() == Op.INPUT && access != null && !access.masked()
-                    && access.strides()[space.shape.length - 1] == 1
+                    && access.strides()[space.shape.length - 1] == 1 && kernel.inputType(instruction.input()) == instruction.dtype()
                     && (instruction.dtype() == DType.FLOAT32 || instruction.dtype() == DType.FLOAT64);
         }
         for (int j = 0; j < kernel.size(); j++) {
