@@ -107,7 +107,7 @@ public final class Copies {
             }
             int start = piecesPerRow == 1 ? 0 : (int) (unit % piecesPerRow) * piece;
             int end = Math.min(length, start + piece);
-            if (!inside(source, outer)) {
+            if (!source.inside(outer)) {
                 fill(output, targetBase, targetStride, start, end, source.pad());
                 continue;
             }
@@ -145,19 +145,6 @@ public final class Copies {
             base += outer[k] * strides[k];
         }
         return base;
-    }
-
-    /** @return whether the row lies inside the access's mask on every outer dimension */
-    private static boolean inside(Space.Access access, int[] outer) {
-        if (!access.masked()) {
-            return true;
-        }
-        for (int k = 0; k < outer.length; k++) {
-            if (outer[k] < access.maskStart()[k] || outer[k] >= access.maskEnd()[k]) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** output[base + j · stride] = value for j in [from, to). */

@@ -253,7 +253,7 @@ final class SegmentEvaluator {
                 base += index[k] * strides[k];
             }
             bases[a * rowsPerTile] = base;
-            rowValid[a * rowsPerTile] = valid(access, index);
+            rowValid[a * rowsPerTile] = access.inside(index);
         }
         int[] shape = space.shape;
         for (int r = 1; r < count; r++) {
@@ -269,21 +269,9 @@ final class SegmentEvaluator {
             for (int a = 0; a < accesses; a++) {
                 int at = a * rowsPerTile + r;
                 bases[at] = bases[at - 1] + steps[a][k];
-                rowValid[at] = !masked[a] || valid(space.accesses.get(a), index);
+                rowValid[at] = !masked[a] || space.accesses.get(a).inside(index);
             }
         }
-    }
-
-    private static boolean valid(Space.Access access, int[] index) {
-        if (!access.masked()) {
-            return true;
-        }
-        for (int k = 0; k < index.length; k++) {
-            if (index[k] < access.maskStart()[k] || index[k] >= access.maskEnd()[k]) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**

@@ -22,6 +22,22 @@ final class Space {
         boolean masked() {
             return maskStart != null;
         }
+
+        /**
+         * @param index indices of the leading dimensions (a row's outer indices)
+         * @return whether they lie inside the mask on each of those dimensions (always, unmasked)
+         */
+        boolean inside(int[] index) {
+            if (maskStart == null) {
+                return true;
+            }
+            for (int k = 0; k < index.length; k++) {
+                if (index[k] < maskStart[k] || index[k] >= maskEnd[k]) {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     final int[] shape;
