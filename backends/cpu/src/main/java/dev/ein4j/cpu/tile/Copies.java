@@ -115,7 +115,9 @@ public final class Copies {
             int copyTo = Math.max(copyFrom, Math.min(end, maskTo));
             fill(output, targetBase, targetStride, start, Math.min(end, copyFrom), source.pad());
             fill(output, targetBase, targetStride, Math.max(start, copyTo), end, source.pad());
-            if (copyFrom < copyTo) {
+            if (copyFrom < copyTo && source.patterned()) { // unmasked along its row (RowPatterns)
+                movePattern(input, sourceBase, source.pattern(), output, targetBase, targetStride, copyFrom, copyTo);
+            } else if (copyFrom < copyTo) {
                 move(input, sourceBase + copyFrom * sourceStride, sourceStride, output, targetBase + copyFrom * targetStride,
                         targetStride, copyTo - copyFrom);
             }
@@ -172,6 +174,27 @@ public final class Copies {
                 for (int j = from; j < to; j++, at += step) {
                     a[at] = value;
                 }
+            }
+        }
+    }
+
+    /** target[t + j · targetStride] = source[s + pattern[j]] for j in [from, to). */
+    private static void movePattern(HostData source, long s, int[] pattern, HostData target, long t, long targetStride,
+                                    int from, int to) {
+        int base = (int) s;
+        int at = (int) (t + from * targetStride);
+        int step = (int) targetStride;
+        if (source instanceof HostData.Float32 f) {
+            float[] x = f.values();
+            float[] y = ((HostData.Float32) target).values();
+            for (int j = from; j < to; j++, at += step) {
+                y[at] = x[base + pattern[j]];
+            }
+        } else {
+            double[] x = ((HostData.Float64) source).values();
+            double[] y = ((HostData.Float64) target).values();
+            for (int j = from; j < to; j++, at += step) {
+                y[at] = x[base + pattern[j]];
             }
         }
     }

@@ -137,7 +137,7 @@ final class SegmentEvaluator {
             member[i] = true;
             Instruction instruction = kernel.instruction(i);
             Space.Access access = accessOf[i] < 0 ? null : space.accesses.get(accessOf[i]);
-            inPlace[i] = instruction.op() == Op.INPUT && access != null && !access.masked()
+            inPlace[i] = instruction.op() == Op.INPUT && access != null && !access.masked() && !access.patterned()
                     && access.strides()[space.shape.length - 1] == 1 && kernel.inputType(instruction.input()) == instruction.dtype()
                     && (instruction.dtype() == DType.FLOAT32 || instruction.dtype() == DType.FLOAT64);
         }
@@ -221,7 +221,7 @@ final class SegmentEvaluator {
         return (viewCount + extra) * rowsPerTile;
     }
 
-    /** @return the innermost stride of a further access */
+    /** @return the innermost stride of a further access (never patterned: see {@link RowPatterns}) */
     long extraStride(int extra) {
         return space.accesses.get(viewCount + extra).strides()[space.shape.length - 1];
     }
@@ -300,6 +300,11 @@ final class SegmentEvaluator {
                     HostData input = inputs.get(instruction.input());
                     operands[i] = input instanceof HostData.Float32 f ? f.values() : ((HostData.Float64) input).values();
                     operandFrom[i] = (int) (bases[a * rowsPerTile] + start);
+                } else if (instruction.op() == Op.INPUT && whole && space.accesses.get(a).patterned()) {
+                    operands[i] = tiles[i];
+                    operandFrom[i] = 0;
+                    Tiles.gatherPattern(inputs.get(instruction.input()), tiles[i], rows, length, bases, a * rowsPerTile,
+                            start, space.accesses.get(a).pattern());
                 } else if (instruction.op() == Op.INPUT && whole) {
                     operands[i] = tiles[i];
                     operandFrom[i] = 0;
@@ -350,6 +355,10 @@ final class SegmentEvaluator {
         }
         long stride = access.strides()[last];
         long base = bases[a * rowsPerTile + row];
+        if (access.patterned()) { // unmasked along its row (RowPatterns)
+            readPattern(instruction, tile, offset, length, base, start, access.pattern());
+            return;
+        }
         int from = 0;
         int to = length;
         if (access.masked()) {
@@ -359,6 +368,19 @@ final class SegmentEvaluator {
         Tiles.fill(tile, offset, offset + from, access.pad());
         Tiles.fill(tile, offset + to, offset + length, access.pad());
         readRun(instruction, tile, offset + from, offset + to, base + (long) (start + from) * stride, stride);
+    }
+
+    /** tile[offset + j] from positions base + pattern[start + j], for j below length. */
+    private void readPattern(Instruction instruction, Object tile, int offset, int length, long base, int start, int[] pattern) {
+        switch (instruction.op()) {
+            case INPUT -> Tiles.gatherPattern(inputs.get(instruction.input()), tile, offset, length, base, start, pattern);
+            case CONST -> Tiles.fill(tile, offset, offset + length, parameters.constant(instruction.parameter()));
+            default -> {
+                for (int j = 0; j < length; j++) {
+                    readRun(instruction, tile, offset + j, offset + j + 1, base + pattern[start + j], 0);
+                }
+            }
+        }
     }
 
     /** tile[begin .. end) from positions position, position + stride, ... */

@@ -17,10 +17,20 @@ import java.util.List;
  */
 final class Space {
 
-    /** One view in the merged space. */
-    record Access(long offset, long[] strides, int[] maskStart, int[] maskEnd, double pad) {
+    /**
+     * One view in the merged space.
+     *
+     * @param pattern null for a strided row (element j at the row's base + j · the last stride), or,
+     *     when the row spans dimensions this access cannot merge (see {@link RowPatterns}), each row
+     *     element's offset from the row's base (the last stride is then unused)
+     */
+    record Access(long offset, long[] strides, int[] maskStart, int[] maskEnd, double pad, int[] pattern) {
         boolean masked() {
             return maskStart != null;
+        }
+
+        boolean patterned() {
+            return pattern != null;
         }
 
         /**
@@ -43,7 +53,7 @@ final class Space {
     final int[] shape;
     final List<Access> accesses;
 
-    private Space(int[] shape, List<Access> accesses) {
+    Space(int[] shape, List<Access> accesses) {
         this.shape = shape;
         this.accesses = accesses;
     }
@@ -65,11 +75,21 @@ final class Space {
      * @param reorder whether the dimensions may be reordered for a longer unit-stride row (then
      *     rows no longer follow the shape's row-major order: outputs must be written through an
      *     extra access)
-     * @return the merged space
+     * @return the merged space, or its form with patterned rows ({@link RowPatterns}) where that is
+     *     estimated cheaper
      */
     static Space of(int[] shape, List<View> views, List<long[]> extraStrides, boolean reorder) {
+        Space merged = merged(shape, views, extraStrides, reorder);
+        if (merged.rowLength() >= SegmentEvaluator.TILE / 2 || merged.outerRank() == 0) {
+            return merged;
+        }
+        Space inOrder = reorder ? merged(shape, views, extraStrides, false) : merged;
+        Space patterned = RowPatterns.absorb(inOrder, views.size());
+        return patterned != null && patterned.cost() < merged.cost() ? patterned : merged;
+    }
+
+    private static Space merged(int[] shape, List<View> views, List<long[]> extraStrides, boolean reorder) {
         int[] dims = shape.length == 0 ? new int[] {1} : shape.clone();
-        int rank = dims.length;
         List<long[]> strides = new ArrayList<>();
         List<int[]> starts = new ArrayList<>();
         List<int[]> ends = new ArrayList<>();
@@ -90,6 +110,8 @@ final class Space {
             offsets.add(0L);
             pads.add(0.0);
         }
+        dims = dropUnitDimensions(dims, strides, starts, ends);
+        int rank = dims.length;
         if (reorder && rank > 1) {
             int[] order = innermostLast(dims, strides, starts, ends);
             if (order != null) {
@@ -129,10 +151,92 @@ final class Space {
             int[] en = ends.get(a);
             accesses.add(new Access(offsets.get(a), kept.stream().mapToLong(k -> s[k]).toArray(),
                     st == null ? null : kept.stream().mapToInt(k -> st[k]).toArray(),
-                    en == null ? null : kept.stream().mapToInt(k -> en[k]).toArray(), pads.get(a)));
+                    en == null ? null : kept.stream().mapToInt(k -> en[k]).toArray(), pads.get(a), null));
         }
         return new Space(merged, accesses);
     }
+
+    /**
+     * Removes the dimensions of length 1 (an unrolled reduction's [b, c, h, 1, w, 1]): their strides
+     * are arbitrary and would stop the merge of their neighbours. One a mask excludes (every element
+     * of that access is padding) stays; so does a last one.
+     *
+     * @return the remaining lengths; the access lists are narrowed in place
+     */
+    private static int[] dropUnitDimensions(int[] dims, List<long[]> strides, List<int[]> starts, List<int[]> ends) {
+        boolean[] keep = new boolean[dims.length];
+        int kept = 0;
+        for (int k = 0; k < dims.length; k++) {
+            keep[k] = dims[k] != 1;
+            for (int a = 0; a < starts.size() && !keep[k]; a++) {
+                keep[k] = starts.get(a) != null && (starts.get(a)[k] > 0 || ends.get(a)[k] < 1);
+            }
+            kept += keep[k] ? 1 : 0;
+        }
+        if (kept == dims.length) {
+            return dims;
+        }
+        if (kept == 0) {
+            keep[dims.length - 1] = true;
+            kept = 1;
+        }
+        int[] lengths = new int[kept];
+        for (int k = 0, at = 0; k < dims.length; k++) {
+            if (keep[k]) {
+                lengths[at++] = dims[k];
+            }
+        }
+        for (int a = 0; a < strides.size(); a++) {
+            strides.set(a, select(strides.get(a), keep, kept));
+            if (starts.get(a) != null) {
+                starts.set(a, select(starts.get(a), keep, kept));
+                ends.set(a, select(ends.get(a), keep, kept));
+            }
+        }
+        return lengths;
+    }
+
+    private static long[] select(long[] values, boolean[] keep, int kept) {
+        long[] result = new long[kept];
+        for (int k = 0, at = 0; k < keep.length; k++) {
+            if (keep[k]) {
+                result[at++] = values[k];
+            }
+        }
+        return result;
+    }
+
+    private static int[] select(int[] values, boolean[] keep, int kept) {
+        int[] result = new int[kept];
+        for (int k = 0, at = 0; k < keep.length; k++) {
+            if (keep[k]) {
+                result[at++] = values[k];
+            }
+        }
+        return result;
+    }
+
+    /**
+     * The estimated cost per element of walking this space: the per-row overhead spread over the
+     * row, plus per access a cost by how its row is read (see {@link #accessCost}).
+     */
+    double cost() {
+        double cost = ROW_OVERHEAD / Math.min(Math.max(1, rowLength()), SegmentEvaluator.TILE);
+        int last = shape.length - 1;
+        for (Access access : accesses) {
+            cost += access.patterned() ? PATTERN_COST : accessCost(access.strides()[last]);
+        }
+        return cost;
+    }
+
+    /** Per element, in units of one unit-stride read: a broadcast is cheapest, a long stride a cache line per element. */
+    private static double accessCost(long stride) {
+        long magnitude = Math.abs(stride);
+        return magnitude == 0 ? 0.25 : magnitude == 1 ? 1 : magnitude < 16 ? 2 : 8;
+    }
+
+    /** A patterned row reads through a table (in L1) at offsets a few elements apart: as a short stride. */
+    private static final double PATTERN_COST = 2.0;
 
     /**
      * The order (all other dimensions kept in order, one chosen dimension moved innermost) with the
@@ -192,8 +296,7 @@ final class Space {
         }
         double cost = ROW_OVERHEAD / Math.min(row, SegmentEvaluator.TILE);
         for (long[] s : strides) {
-            long stride = Math.abs(s[inner]);
-            cost += stride == 0 ? 0.25 : stride == 1 ? 1 : stride < 16 ? 2 : 8;
+            cost += accessCost(s[inner]);
         }
         return cost;
     }

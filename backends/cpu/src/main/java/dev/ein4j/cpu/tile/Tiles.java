@@ -176,6 +176,47 @@ final class Tiles {
         }
     }
 
+    /**
+     * Reads whole patterned rows into a tile: row r (of {@code length} elements) from positions
+     * bases[first + r] + pattern[start + j], for j below length (see {@link RowPatterns}).
+     */
+    static void gatherPattern(HostData source, Object tile, int rows, int length, long[] bases, int first, int start,
+                              int[] pattern) {
+        for (int r = 0, to = 0; r < rows; r++, to += length) {
+            gatherPattern(source, tile, to, length, bases[first + r], start, pattern);
+        }
+    }
+
+    /** tile[to + j] = source[base + pattern[start + j]] for j below length. */
+    static void gatherPattern(HostData source, Object tile, int to, int length, long base, int start, int[] pattern) {
+        int at = (int) base;
+        if (source instanceof HostData.Float32 f) {
+            float[] a = f.values();
+            float[] t = (float[]) tile;
+            for (int j = 0; j < length; j++) {
+                t[to + j] = a[at + pattern[start + j]];
+            }
+        } else if (source instanceof HostData.Float64 d) {
+            double[] a = d.values();
+            double[] t = (double[]) tile;
+            for (int j = 0; j < length; j++) {
+                t[to + j] = a[at + pattern[start + j]];
+            }
+        } else if (source instanceof HostData.Int32 n) {
+            int[] a = n.values();
+            int[] t = (int[]) tile;
+            for (int j = 0; j < length; j++) {
+                t[to + j] = a[at + pattern[start + j]];
+            }
+        } else {
+            byte[] a = ((HostData.Bool) source).values();
+            boolean[] t = (boolean[]) tile;
+            for (int j = 0; j < length; j++) {
+                t[to + j] = a[at + pattern[start + j]] != 0;
+            }
+        }
+    }
+
     /** Rows shorter than this are read element by element rather than copied. */
     static final int SHORT_ROW = 8;
 
