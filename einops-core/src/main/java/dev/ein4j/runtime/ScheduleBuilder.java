@@ -16,9 +16,11 @@ import dev.ein4j.runtime.Scheduler.Instance;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Turns the {@link Scheduler}'s decisions into a {@link Schedule}: one kernel per group, its
@@ -118,18 +120,107 @@ final class ScheduleBuilder {
 
     /** Applies moves to a located value, copying it compact where a move cannot be a view. */
     private Located follow(Located start, List<Node> moves) {
+        return follow(start, moves, null, true);
+    }
+
+    /**
+     * Applies moves to a located value, copying it compact where a move cannot be a view; in a
+     * kernel iterated over a finer space ({@link KernelSpace}), a chain that ends in reshapes is read
+     * straight in that space from the view before them (a broadcast reshaped is no view, but is one
+     * in the split shape).
+     *
+     * @param space the kernel's finer space, or null for the moves' own shape
+     * @param launch whether copies are launched (false: only the views are worked out)
+     * @return the value and its view in the space, or null where the view cannot be reshaped to it
+     */
+    private Located follow(Located start, List<Node> moves, int[] space, boolean launch) {
         Value value = start.value();
         View view = start.view();
-        for (Node move : moves) {
+        for (int i = 0; i < moves.size(); i++) {
+            Node move = moves.get(i);
             View next = Access.apply(move, view);
+            if (next == null && space != null && KernelSpace.onlyReshapes(moves, i)) {
+                break;
+            }
             if (next == null) {
-                value = schedule.launch(Kernel.copy(value.dtype, view, value.dtype), List.of(value)).outputs().get(0);
+                if (launch) {
+                    value = schedule.launch(Kernel.copy(value.dtype, view, value.dtype), List.of(value)).outputs().get(0);
+                }
                 view = View.contiguous(view.shape());
                 next = Access.apply(move, view);
             }
             view = next;
         }
-        return new Located(value, view);
+        View placed = space == null ? view : view.reshape(space);
+        return placed == null ? null : new Located(value, placed);
+    }
+
+    /**
+     * The finer space an elementwise kernel is iterated over when a read would otherwise need a copy
+     * (see {@link KernelSpace}), or null: the root's shape serves, or the kernel is of another kind.
+     */
+    private int[] refinedSpace(Group group) {
+        if (!group.reductions.isEmpty() || group.scalar || group.scatter) {
+            return null;
+        }
+        List<Located> starts = new ArrayList<>();
+        List<List<Node>> paths = new ArrayList<>();
+        List<View> generated = new ArrayList<>();
+        Set<Key> seen = new HashSet<>();
+        List<Instance> stack = new ArrayList<>();
+        for (Node output : group.outputs) {
+            stack.add(outputInstance(output));
+        }
+        while (!stack.isEmpty()) {
+            Instance instance = stack.remove(stack.size() - 1);
+            Node node = instance.node();
+            if (!seen.add(Key.of(instance))) {
+                continue;
+            }
+            if (node.op().group() == Op.Group.CREATION && !scheduler.isLeaf(node)
+                    && (scheduler.isInlined(node) || scheduler.owner(node) == group)) {
+                generated.add(generatorView(node, instance.access().moves()));
+            } else if (!scheduler.computesIn(node, group)) {
+                starts.add(located(node));
+                paths.add(instance.access().moves());
+            } else if (node.op() == Op.GATHER) {
+                return null; // an indexed read keeps the axes of its own shape
+            } else {
+                stack.addAll(Arrays.asList(scheduler.sources(instance)));
+            }
+        }
+        int[] space = group.root().shape();
+        boolean finer = false;
+        for (int k = 0; k < starts.size() && space != null; k++) {
+            int[] split = KernelSpace.beforeUnviewableReshapes(starts.get(k).view(), paths.get(k));
+            if (split != null) {
+                space = KernelSpace.commonRefinement(space, split);
+                finer = true;
+            }
+        }
+        if (!finer || space == null) {
+            return null;
+        }
+        for (int k = 0; k < starts.size(); k++) {
+            if (follow(starts.get(k), paths.get(k), space, false) == null) {
+                return null;
+            }
+        }
+        for (View view : generated) {
+            if (view.reshape(space) == null) {
+                return null;
+            }
+        }
+        return space;
+    }
+
+    /** A generator's virtual buffer read through moves (a generator's moves are always one view). */
+    private static View generatorView(Node node, List<Node> moves) {
+        View view = node.op() == Op.CONST ? View.broadcastScalar(node.shape()) : View.contiguous(node.shape());
+        for (Node move : moves) {
+            view = Access.apply(move, view);
+        }
+        return view;
     }
 
     // ------------------------------------------------------------------ one kernel
@@ -150,9 +241,16 @@ final class ScheduleBuilder {
         final Map<Map.Entry<Segment, Instruction>, Integer> distinct = new HashMap<>();
         final ParameterSlots parameters = new ParameterSlots();
         Segment segment = Segment.OUTPUT;
+        /** The finer shape an elementwise kernel is iterated over ({@link #refinedSpace}), or null. */
+        final int[] space;
 
         Emitter(Group group) {
+            this(group, null);
+        }
+
+        Emitter(Group group, int[] space) {
             this.group = group;
+            this.space = space;
         }
 
         /** Post-order emission of everything an output reads, by explicit stack. */
@@ -208,7 +306,7 @@ final class ScheduleBuilder {
             for (int i = 0; i < sources.length; i++) {
                 inputs[i] = emitted.get(Key.of(sources[i]));
             }
-            int[] shape = shapeOf(instance);
+            int[] shape = space != null ? space : shapeOf(instance);
             if (node.op() == Op.GATHER) {
                 return gather(node, scheduler.sources(instance)[0], shape, inputs[0]);
             }
@@ -222,7 +320,7 @@ final class ScheduleBuilder {
         }
 
         int load(Node node, List<Node> moves) {
-            Located data = follow(located(node), moves);
+            Located data = follow(located(node), moves, space, true);
             return add(Instruction.load(slot(data.value()), data.value().dtype, data.view()));
         }
 
@@ -251,9 +349,9 @@ final class ScheduleBuilder {
         }
 
         int generator(Node node, List<Node> moves) {
-            View view = node.op() == Op.CONST ? View.broadcastScalar(node.shape()) : View.contiguous(node.shape());
-            for (Node move : moves) {
-                view = Access.apply(move, view);
+            View view = generatorView(node, moves);
+            if (space != null) {
+                view = view.reshape(space);
             }
             return add(Instruction.generate(node.op(), node.dtype(), view, parameters.of(node)));
         }
@@ -364,7 +462,7 @@ final class ScheduleBuilder {
             located.put(root, new Located(value, View.broadcastScalar(root.shape())));
             return;
         }
-        Emitter emitter = new Emitter(group);
+        Emitter emitter = new Emitter(group, refinedSpace(group));
         int[] outputs = new int[group.outputs.size()];
         for (int k = 0; k < outputs.length; k++) {
             outputs[k] = emitter.emit(outputInstance(group.outputs.get(k)));

@@ -66,6 +66,71 @@ class FusionTest {
     }
 
     @Test
+    void aBroadcastReadThroughAReshapeIsIteratedInTheSplitShapeNotCopied() {
+        Tensor pooled = data(11, 2, 3, 4, 5);
+        Tensor x = data(12, 2, 3, 8, 10);
+        counting.reset();
+        // a max pool's gradient: the pooled values repeated over each 2 x 2 window
+        Tensor repeated = pooled.repeat("b c h w -> b c (h 2) (w 2)");
+        Tensor y = x.mul(repeated).add(pooled.reshape(2, 3, 4, 1, 5, 1).expand(2, 3, 4, 2, 5, 2).reshape(2, 3, 8, 10))
+                .realize();
+        assertThat(counting.kernels()).as("no copy of the repeated values").hasSize(1);
+        assertThat(counting.kernels().get(0).outputShape()).as("iterated over the window axes")
+                .containsExactly(2, 3, 4, 2, 5, 2);
+        assertThat(y.shape()).containsExactly(2, 3, 8, 10);
+        float[] p = pooled.toFloatArray();
+        float[] xs = x.toFloatArray();
+        float[] ys = y.toFloatArray();
+        for (int b = 0; b < 2; b++) {
+            for (int c = 0; c < 3; c++) {
+                for (int i = 0; i < 8; i++) {
+                    for (int j = 0; j < 10; j++) {
+                        int at = ((b * 3 + c) * 8 + i) * 10 + j;
+                        float value = p[((b * 3 + c) * 4 + i / 2) * 5 + j / 2];
+                        assertThat(ys[at]).as("element %d", at).isEqualTo(xs[at] * value + value);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void aReshapedBroadcastWithoutACommonSplitIsStillCopiedAndCorrect() {
+        Tensor column = data(13, 4, 1);
+        Tensor x = data(14, 6, 4);
+        counting.reset();
+        // [4, 1] -> [4, 6] -> [6, 4]: the axes 4 | 6 and 6 | 4 have no common split, so the broadcast is copied first
+        Tensor y = x.add(column.expand(4, 6).reshape(6, 4)).realize();
+        assertThat(counting.kernels()).hasSize(2);
+        float[] c = column.toFloatArray();
+        float[] xs = x.toFloatArray();
+        float[] ys = y.toFloatArray();
+        for (int at = 0; at < 24; at++) {
+            assertThat(ys[at]).isEqualTo(xs[at] + c[at / 6]);
+        }
+    }
+
+    @Test
+    void aPaddedReadThatCannotBeSplitKeepsTheCopy() {
+        Tensor pooled = data(15, 3, 4);
+        Tensor image = data(16, 6, 6);
+        counting.reset();
+        // the padded image is read fine in [6, 8], but a padded axis does not split: the broadcast keeps its copy
+        Tensor padded = image.pad(new int[] {0, 1}, new int[] {0, 1}, 0.0);
+        Tensor y = padded.add(pooled.reshape(3, 1, 4, 1).expand(3, 2, 4, 2).reshape(6, 8)).realize();
+        assertThat(counting.kernels()).hasSize(2);
+        float[] p = pooled.toFloatArray();
+        float[] im = image.toFloatArray();
+        float[] ys = y.toFloatArray();
+        for (int i = 0; i < 6; i++) {
+            for (int j = 0; j < 8; j++) {
+                float inside = j >= 1 && j <= 6 ? im[i * 6 + j - 1] : 0f;
+                assertThat(ys[i * 8 + j]).isEqualTo(inside + p[(i / 2) * 4 + j / 2]);
+            }
+        }
+    }
+
+    @Test
     void scalarConstantExpressionsAreRecomputedThroughBroadcastsNotRealized() {
         Tensor x = data(5, 64, 64);
         counting.reset();
