@@ -59,7 +59,7 @@ final class GradientWalk {
                 continue;
             }
             walk.cotangents.remove(node);
-            for (Contribution contribution : VjpRules.apply(node, cotangent, walk.onPath::contains, walk::isSingleUseExpand)) {
+            for (Contribution contribution : VjpRules.apply(node, cotangent, walk.onPath::contains, walk::isSingleUse)) {
                 walk.accumulate(contribution.target(), contribution.cotangent());
             }
         }
@@ -98,8 +98,9 @@ final class GradientWalk {
         }
     }
 
-    private boolean isSingleUseExpand(Node node) {
-        return node.op() == Op.EXPAND && !inputs.contains(node) && consumers.getOrDefault(node, 0) == 1;
+    /** A node differentiated through, not with respect to, read by one node on the paths. */
+    private boolean isSingleUse(Node node) {
+        return !inputs.contains(node) && consumers.getOrDefault(node, 0) == 1;
     }
 
     /** Sums the cotangent down to the target's shape (undoing broadcasting) and adds it. */

@@ -48,10 +48,11 @@ final class VjpRules {
      * @param y the node
      * @param g ∂L/∂y, y's shape
      * @param needs whether a source needs a gradient
-     * @param singleUseExpand whether a source is an EXPAND whose only consumer on the path is y
+     * @param singleUse whether a node is read by one node on the paths (y, for y's sources) and is not a
+     *     node differentiated with respect to: a rule may then send past it to its sources
      * @return the contributions to y's sources
      */
-    static List<Contribution> apply(Node y, Tensor g, Predicate<Node> needs, Predicate<Node> singleUseExpand) {
+    static List<Contribution> apply(Node y, Tensor g, Predicate<Node> needs, Predicate<Node> singleUse) {
         List<Contribution> out = new ArrayList<>();
         Tensor self = wrap(y);
         Tensor x = y.sourceCount() > 0 ? wrap(y.source(0)) : null;
@@ -162,8 +163,8 @@ final class VjpRules {
             }
             case CONTRACT -> { // g has length 1 on the contracted axes: spreading it undoes the sum
                 Tensor spread = broadcastTo(g, x.shape());
-                contractSide(out, needs, singleUseExpand, y, 0, g, spread, z);
-                contractSide(out, needs, singleUseExpand, y, 1, g, spread, x);
+                contractSide(out, needs, singleUse, y, 0, g, spread, z);
+                contractSide(out, needs, singleUse, y, 1, g, spread, x);
                 yield true;
             }
             // ---- indexing: a gather's gradient adds back where it read; a scatter's is gathered from where it wrote
@@ -203,18 +204,18 @@ final class VjpRules {
      * over its expanded axes is folded into a second CONTRACT and sent straight to EXPAND's source,
      * so no product of the full broadcast shape is materialised (a matmul's gradient is two matmuls).
      */
-    private static void contractSide(List<Contribution> out, Predicate<Node> needs, Predicate<Node> singleUseExpand,
+    private static void contractSide(List<Contribution> out, Predicate<Node> needs, Predicate<Node> singleUse,
                                      Node y, int side, Tensor g, Tensor spread, Tensor other) {
         Node source = y.source(side);
         if (!needs.test(source)) {
             return;
         }
-        Contribution windowed = WindowedContraction.gradient(y, side, g);
+        Contribution windowed = WindowedContraction.gradient(y, side, g, singleUse);
         if (windowed != null) { // a convolution's input: a transposed convolution, no im2col-sized buffer
             out.add(windowed);
             return;
         }
-        if (singleUseExpand.test(source) && needs.test(source.source(0))) {
+        if (source.op() == Op.EXPAND && singleUse.test(source) && needs.test(source.source(0))) {
             int[] small = source.source(0).shape();
             int[] full = source.shape();
             int[] expanded = java.util.stream.IntStream.range(0, full.length)

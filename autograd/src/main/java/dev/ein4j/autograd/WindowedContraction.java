@@ -3,6 +3,7 @@ package dev.ein4j.autograd;
 import dev.ein4j.ir.AxesArgument;
 import dev.ein4j.ir.Node;
 import dev.ein4j.ir.Op;
+import dev.ein4j.ir.PadArgument;
 import dev.ein4j.ir.PermuteArgument;
 import dev.ein4j.ir.WindowArgument;
 import dev.ein4j.tensor.Tensor;
@@ -42,9 +43,11 @@ final class WindowedContraction {
      * @param y the CONTRACT node
      * @param side which operand
      * @param g the cotangent of y
-     * @return the contribution to the windowed tensor's source, or null if the rewrite does not apply
+     * @param singleUse whether a node may be differentiated through (see {@link VjpRules#apply})
+     * @return the contribution to the windowed tensor's source (or to the source of its padding),
+     *     or null if the rewrite does not apply
      */
-    static Contribution gradient(Node y, int side, Tensor g) {
+    static Contribution gradient(Node y, int side, Tensor g, java.util.function.Predicate<Node> singleUse) {
         List<Node> views = new ArrayList<>();
         Node node = y.source(side);
         while (node.op() == Op.EXPAND || node.op() == Op.RESHAPE || node.op() == Op.PERMUTE) {
@@ -104,6 +107,22 @@ final class WindowedContraction {
             int length = windows.get(i).source(0).length(window.axis());
             spread = flippedWindow(spread, window, length, positionAxis[i], kernelAxis[i]);
         }
+        Node target = input;
+        if (paddedOnlyAlongWindows(input, roles, windows.size()) && singleUse.test(input)) {
+            // A padded convolution's input: the gradient of the padding is cut off afterwards, so only
+            // the positions of the unpadded input are computed (conv2's 14 x 14 of 16 x 16 in the flagship).
+            target = input.source(0);
+            PadArgument pad = (PadArgument) input.argument();
+            int[] starts = new int[spread.rank()];
+            int[] ends = spread.shape();
+            for (int i = 0; i < windows.size(); i++) {
+                int axis = inputAxis(roles, i);
+                starts[positionAxis[i]] = pad.before()[axis];
+                ends[positionAxis[i]] = pad.before()[axis] + target.length(axis);
+                full[positionAxis[i]] = target.length(axis);
+            }
+            spread = spread.shrink(starts, ends);
+        }
         List<Integer> gradientSummed = new ArrayList<>();
         for (int f = 0; f < labels.length; f++) {
             if (labels[f] < 0 || roles.get(labels[f]).kind() == Kind.KERNEL) {
@@ -117,7 +136,35 @@ final class WindowedContraction {
         int[] summedAt = java.util.stream.IntStream.range(0, order.length).filter(p -> gradientSummed.contains(order[p])).toArray();
         Tensor product = TensorInternals.contract(TensorInternals.broadcastTo(spread, full).permute(order),
                 TensorInternals.broadcastTo(TensorInternals.wrap(otherSmall), full).permute(order), summedAt);
-        return new Contribution(input, product.reshape(input.shape()));
+        return new Contribution(target, product.reshape(target.shape()));
+    }
+
+    /** Whether a node is a PAD whose padding lies only along the axes the windows slide over. */
+    private static boolean paddedOnlyAlongWindows(Node input, List<Role> roles, int windowCount) {
+        if (input.op() != Op.PAD) {
+            return false;
+        }
+        PadArgument pad = (PadArgument) input.argument();
+        boolean[] windowed = new boolean[input.rank()];
+        for (int i = 0; i < windowCount; i++) {
+            windowed[inputAxis(roles, i)] = true;
+        }
+        for (int axis = 0; axis < input.rank(); axis++) {
+            if (!windowed[axis] && (pad.before()[axis] != 0 || pad.after()[axis] != 0)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The input axis window i slides over. */
+    private static int inputAxis(List<Role> roles, int window) {
+        for (int j = 0; j < roles.size(); j++) {
+            if (roles.get(j).kind() == Kind.POSITION && roles.get(j).index() == window) {
+                return inputAxisOfPosition(roles, j);
+            }
+        }
+        throw new IllegalStateException("no position axis for window " + window);
     }
 
     /** The roles of the top window's axes: the input's axes, with each window's axis split into position and kernel. */
@@ -238,13 +285,7 @@ final class WindowedContraction {
             }
         }
         for (int i = 0; i < positionAxis.length; i++) {
-            int axis = -1;
-            for (int j = 0; j < roles.size(); j++) {
-                if (roles.get(j).kind() == Kind.POSITION && roles.get(j).index() == i) {
-                    axis = inputAxisOfPosition(roles, j);
-                }
-            }
-            axisOfInput[axis] = positionAxis[i];
+            axisOfInput[inputAxis(roles, i)] = positionAxis[i];
         }
         List<Integer> order = new ArrayList<>();
         for (int f : axisOfInput) {

@@ -53,6 +53,38 @@ class WindowGradientTest {
     }
 
     @Test
+    void paddedConvolutionGradientsPassGradientChecks() {
+        check("padding 1", in -> Ein.einsum("b c (h + kh) (w + kw), o c kh kw -> b o h w",
+                in.get(0).pad(new int[] {0, 0, 1, 1}, new int[] {0, 0, 1, 1}, 0.0), in.get(1)).tanh(),
+                input(20, 2, 3, 5, 6), input(21, 4, 3, 3, 3));
+        check("uneven padding, stride 2 and dilation 2", in -> Ein.einsum("b c (2*h + kh) (w + 2*kw), o c kh kw -> b o h w",
+                in.get(0).pad(new int[] {0, 0, 2, 0}, new int[] {0, 0, 1, 3}, 0.0), in.get(1)).sin(),
+                input(22, 2, 2, 7, 5), input(23, 3, 2, 3, 2));
+        check("padding filled with 1", in -> Ein.einsum("b c (h + kh) (w + kw), o c kh kw -> b o h w",
+                in.get(0).pad(new int[] {0, 0, 1, 2}, new int[] {0, 0, 1, 0}, 1.0), in.get(1)).tanh(),
+                input(24, 1, 2, 4, 4), input(25, 2, 2, 2, 2));
+        check("padding of the channels too", in -> Ein.einsum("b c (h + kh) (w + kw), o c kh kw -> b o h w",
+                in.get(0).pad(new int[] {0, 1, 1, 1}, new int[] {0, 0, 1, 1}, 0.0), in.get(1)).tanh(),
+                input(26, 2, 2, 4, 5), input(27, 3, 3, 3, 3));
+        check("the padded input read twice", in -> {
+            Tensor padded = in.get(0).pad(new int[] {0, 0, 1, 1}, new int[] {0, 0, 1, 1}, 0.0);
+            return Ein.einsum("b c (h + kh) (w + kw), o c kh kw -> b o h w", padded, in.get(1)).tanh().sum()
+                    .add(padded.sin().sum());
+        }, input(28, 2, 2, 4, 4), input(29, 3, 2, 3, 3));
+    }
+
+    @Test
+    void aPaddedConvolutionsInputGradientIsComputedOnlyAtTheUnpaddedPositions() {
+        Tensor x = input(30, 2, 3, 12, 12).requireGrad();
+        Tensor w = input(31, 4, 3, 3, 3).requireGrad();
+        Tensor padded = x.pad(new int[] {0, 0, 1, 1}, new int[] {0, 0, 1, 1}, 0.0);
+        Tensor y = Ein.einsum("b c (h + kh) (w + kw), o c kh kw -> b o h w", padded, w);
+        String plan = Autograd.grad(y.sum(), List.of(x)).get(0).explain();
+        assertThat(plan).as(plan).containsPattern("contract -> %\\d+ float64\\[2,3,12,12[,1]*\\]")
+                .doesNotContainPattern("contract -> %\\d+ float64\\[2,3,14,14");
+    }
+
+    @Test
     void theInputGradientOfAConvolutionIsATransposedConvolutionWithoutAnIm2colBuffer() {
         Tensor x = input(10, 2, 3, 12, 12).requireGrad();
         Tensor w = input(11, 4, 3, 3, 3).requireGrad();
