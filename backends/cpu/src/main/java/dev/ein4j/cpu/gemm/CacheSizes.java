@@ -18,7 +18,7 @@ import java.util.Locale;
  * @param level2 the second-level cache (per core on current x86 and ARM server parts)
  * @param level3 the last-level cache, shared by several cores (0 when there is none)
  */
-record CacheSizes(long level1Data, long level2, long level3) {
+public record CacheSizes(long level1Data, long level2, long level3) {
 
     /** What is assumed for a level the system does not report. */
     static final CacheSizes FALLBACK = new CacheSizes(32 * 1024, 256 * 1024, 8 * 1024 * 1024);
@@ -27,7 +27,7 @@ record CacheSizes(long level1Data, long level2, long level3) {
     static final Path LINUX_CACHES = Path.of("/sys/devices/system/cpu/cpu0/cache");
 
     /** @return this machine's caches, {@link #FALLBACK} for each level it does not report */
-    static CacheSizes ofMachine() {
+    public static CacheSizes ofMachine() {
         return read(LINUX_CACHES);
     }
 

@@ -79,6 +79,41 @@ final class Space {
      *     estimated cheaper
      */
     static Space of(int[] shape, List<View> views, List<long[]> extraStrides, boolean reorder) {
+        List<List<Long>> extras = new ArrayList<>(extraStrides.size());
+        for (long[] extra : extraStrides) {
+            extras.add(java.util.Arrays.stream(extra).boxed().toList());
+        }
+        Key key = new Key(java.util.Arrays.stream(shape).boxed().toList(), List.copyOf(views), extras, reorder);
+        synchronized (CACHE) {
+            Space known = CACHE.get(key);
+            if (known != null) {
+                return known;
+            }
+        }
+        Space space = choose(shape, views, extraStrides, reorder);
+        synchronized (CACHE) {
+            CACHE.put(key, space);
+        }
+        return space;
+    }
+
+    /** What a space is made from. */
+    private record Key(List<Integer> shape, List<View> views, List<List<Long>> extras, boolean reorder) {
+    }
+
+    /**
+     * Spaces already made: every task of a launch makes its evaluator from the same views, and a
+     * replayed step launches the same kernels again (the patterned form builds offset tables, tens of
+     * microseconds, which made a 4.6 ms pooling kernel of 8 tasks a millisecond slower).
+     */
+    private static final java.util.Map<Key, Space> CACHE = new java.util.LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<Key, Space> eldest) {
+            return size() > 512;
+        }
+    };
+
+    private static Space choose(int[] shape, List<View> views, List<long[]> extraStrides, boolean reorder) {
         Space merged = merged(shape, views, extraStrides, reorder);
         if (merged.rowLength() >= SegmentEvaluator.TILE / 2 || merged.outerRank() == 0) {
             return merged;
@@ -236,12 +271,13 @@ final class Space {
     }
 
     /**
-     * A patterned row reads through a table (in L1): about twice a short stride's cost per element
-     * (1.2–1.9 against 0.8–1.0 ns for stride-2 rows of 14 and 56 floats, JDK 17 and 25, AMD EPYC).
-     * At a short stride's cost, resnet18's 3 × 3 max pool (nine stride-2 reads in rows of 56) was
-     * patterned and its kernel ran a third slower.
+     * A patterned row reads through a table (kept in L1 by {@link RowPatterns#TABLE_BUDGET}): a little
+     * more than a short stride. Bounded by two measurements (AMD EPYC, JDK 25): patterning the
+     * flagship's 2 × 2 pooling reads (four stride-2 views in rows of 14) made its epoch faster, 55.5 →
+     * 49.0 s, so the extra cost per view is below 1.1 units; patterning resnet18's 3 × 3 max pool (nine
+     * in rows of 56) made that kernel a third slower, so it is above 0.12.
      */
-    private static final double PATTERN_COST = 4.0;
+    private static final double PATTERN_COST = 2.5;
 
     /**
      * The order (all other dimensions kept in order, one chosen dimension moved innermost) with the
