@@ -7,7 +7,8 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * The shape an elementwise kernel iterates over when its root's shape is too coarse for a read.
+ * How a kernel's reads become views of their buffers ({@link #follow}), and the shape an elementwise
+ * kernel iterates over when its root's shape is too coarse for a read ({@link #refined}).
  * A value broadcast and then reshaped has no strided view: the pooled gradient of a 2 × 2 max pool,
  * [b, c, h, 1, w, 1] expanded to [b, c, h, 2, w, 2] and reshaped to [b, c, 2h, 2w], repeats each
  * element along both merged axes. Without help it is copied out at full size before the kernel
@@ -36,11 +37,45 @@ final class KernelSpace {
         return true;
     }
 
+    /** Makes data compact where a move is no view of it (the builder launches a copy kernel). */
+    interface Copier {
+        /** @param view the view the data is read through, copied into a compact buffer of its shape */
+        void copy(View view);
+    }
+
+    /**
+     * Applies a read's moves to its view, copying the data compact where a move cannot be a view; in
+     * a finer space, a chain that ends in reshapes which are no view is read straight from the view
+     * before them, reshaped to the space.
+     *
+     * @param start the view the read starts from
+     * @param moves its moves to the kernel's space
+     * @param space the kernel's finer space, or null for the moves' own shape
+     * @param copier told of each copy, in order
+     * @return the read's view (in the space when one is given), or null where it cannot be reshaped to it
+     */
+    static View follow(View start, List<Node> moves, int[] space, Copier copier) {
+        View view = start;
+        for (int i = 0; i < moves.size(); i++) {
+            View next = Access.apply(moves.get(i), view);
+            if (next == null && space != null && onlyReshapes(moves, i)) {
+                break;
+            }
+            if (next == null) {
+                copier.copy(view);
+                view = View.contiguous(view.shape());
+                next = Access.apply(moves.get(i), view);
+            }
+            view = next;
+        }
+        return space == null ? view : view.reshape(space);
+    }
+
     /**
      * @param start the view a read starts from
      * @param moves its moves to the kernel's space
      * @return the shape before the read's trailing reshapes when one of them is no view (following
-     *     the moves as the builder does, compact copies where an earlier move is no view), else null
+     *     the moves as {@link #follow} does), else null
      */
     static int[] beforeUnviewableReshapes(View start, List<Node> moves) {
         View view = start;
@@ -49,12 +84,43 @@ final class KernelSpace {
             if (next == null && onlyReshapes(moves, i)) {
                 return view.shape();
             }
-            if (next == null) {
-                next = Access.apply(moves.get(i), View.contiguous(view.shape()));
-            }
-            view = next;
+            view = next != null ? next : Access.apply(moves.get(i), View.contiguous(view.shape()));
         }
         return null;
+    }
+
+    /**
+     * @param root the kernel's root shape
+     * @param starts the views its reads start from
+     * @param paths each read's moves
+     * @param generated the views of its generators
+     * @return the finer space the kernel is iterated over, or null when the root's shape serves (no
+     *     read needs a finer one) or some read or generator cannot be reshaped to it
+     */
+    static int[] refined(int[] root, List<View> starts, List<List<Node>> paths, List<View> generated) {
+        int[] space = root;
+        boolean finer = false;
+        for (int k = 0; k < starts.size() && space != null; k++) {
+            int[] split = beforeUnviewableReshapes(starts.get(k), paths.get(k));
+            if (split != null) {
+                space = commonRefinement(space, split);
+                finer = true;
+            }
+        }
+        if (!finer || space == null) {
+            return null;
+        }
+        for (int k = 0; k < starts.size(); k++) {
+            if (follow(starts.get(k), paths.get(k), space, view -> { }) == null) {
+                return null;
+            }
+        }
+        for (View view : generated) {
+            if (view.reshape(space) == null) {
+                return null;
+            }
+        }
+        return space;
     }
 
     /**

@@ -120,39 +120,23 @@ final class ScheduleBuilder {
 
     /** Applies moves to a located value, copying it compact where a move cannot be a view. */
     private Located follow(Located start, List<Node> moves) {
-        return follow(start, moves, null, true);
+        return follow(start, moves, null);
     }
 
     /**
-     * Applies moves to a located value, copying it compact where a move cannot be a view; in a
-     * kernel iterated over a finer space ({@link KernelSpace}), a chain that ends in reshapes is read
-     * straight in that space from the view before them (a broadcast reshaped is no view, but is one
-     * in the split shape).
+     * Applies moves to a located value, launching a copy where a move cannot be a view
+     * ({@link KernelSpace#follow}).
      *
      * @param space the kernel's finer space, or null for the moves' own shape
-     * @param launch whether copies are launched (false: only the views are worked out)
-     * @return the value and its view in the space, or null where the view cannot be reshaped to it
      */
-    private Located follow(Located start, List<Node> moves, int[] space, boolean launch) {
-        Value value = start.value();
-        View view = start.view();
-        for (int i = 0; i < moves.size(); i++) {
-            Node move = moves.get(i);
-            View next = Access.apply(move, view);
-            if (next == null && space != null && KernelSpace.onlyReshapes(moves, i)) {
-                break;
-            }
-            if (next == null) {
-                if (launch) {
-                    value = schedule.launch(Kernel.copy(value.dtype, view, value.dtype), List.of(value)).outputs().get(0);
-                }
-                view = View.contiguous(view.shape());
-                next = Access.apply(move, view);
-            }
-            view = next;
+    private Located follow(Located start, List<Node> moves, int[] space) {
+        Value[] value = {start.value()};
+        View view = KernelSpace.follow(start.view(), moves, space, copied -> value[0] = schedule.launch(
+                Kernel.copy(value[0].dtype, copied, value[0].dtype), List.of(value[0])).outputs().get(0));
+        if (view == null) {
+            throw new IllegalStateException("a read that refinedSpace accepted cannot be reshaped to " + Arrays.toString(space));
         }
-        View placed = space == null ? view : view.reshape(space);
-        return placed == null ? null : new Located(value, placed);
+        return new Located(value[0], view);
     }
 
     /**
@@ -163,7 +147,7 @@ final class ScheduleBuilder {
         if (!group.reductions.isEmpty() || group.scalar || group.scatter) {
             return null;
         }
-        List<Located> starts = new ArrayList<>();
+        List<View> starts = new ArrayList<>();
         List<List<Node>> paths = new ArrayList<>();
         List<View> generated = new ArrayList<>();
         Set<Key> seen = new HashSet<>();
@@ -181,7 +165,7 @@ final class ScheduleBuilder {
                     && (scheduler.isInlined(node) || scheduler.owner(node) == group)) {
                 generated.add(generatorView(node, instance.access().moves()));
             } else if (!scheduler.computesIn(node, group)) {
-                starts.add(located(node));
+                starts.add(located(node).view());
                 paths.add(instance.access().moves());
             } else if (node.op() == Op.GATHER) {
                 return null; // an indexed read keeps the axes of its own shape
@@ -189,29 +173,7 @@ final class ScheduleBuilder {
                 stack.addAll(Arrays.asList(scheduler.sources(instance)));
             }
         }
-        int[] space = group.root().shape();
-        boolean finer = false;
-        for (int k = 0; k < starts.size() && space != null; k++) {
-            int[] split = KernelSpace.beforeUnviewableReshapes(starts.get(k).view(), paths.get(k));
-            if (split != null) {
-                space = KernelSpace.commonRefinement(space, split);
-                finer = true;
-            }
-        }
-        if (!finer || space == null) {
-            return null;
-        }
-        for (int k = 0; k < starts.size(); k++) {
-            if (follow(starts.get(k), paths.get(k), space, false) == null) {
-                return null;
-            }
-        }
-        for (View view : generated) {
-            if (view.reshape(space) == null) {
-                return null;
-            }
-        }
-        return space;
+        return KernelSpace.refined(group.root().shape(), starts, paths, generated);
     }
 
     /** A generator's virtual buffer read through moves (a generator's moves are always one view). */
@@ -320,7 +282,7 @@ final class ScheduleBuilder {
         }
 
         int load(Node node, List<Node> moves) {
-            Located data = follow(located(node), moves, space, true);
+            Located data = follow(located(node), moves, space);
             return add(Instruction.load(slot(data.value()), data.value().dtype, data.view()));
         }
 
