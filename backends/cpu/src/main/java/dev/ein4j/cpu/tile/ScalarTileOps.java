@@ -39,6 +39,13 @@ final class ScalarTileOps implements TileOps {
     }
 
     @Override
+    public void lessOrEqual(float[] x, int xFrom, float[] y, int yFrom, boolean[] out, int n) {
+        for (int i = 0; i < n; i++) {
+            out[i] = x[xFrom + i] <= y[yFrom + i];
+        }
+    }
+
+    @Override
     public void equal(float[] x, int xFrom, float[] y, int yFrom, boolean[] out, int n) {
         for (int i = 0; i < n; i++) {
             out[i] = x[xFrom + i] == y[yFrom + i];
@@ -163,6 +170,13 @@ final class ScalarTileOps implements TileOps {
     public void lessThan(double[] x, int xFrom, double[] y, int yFrom, boolean[] out, int n) {
         for (int i = 0; i < n; i++) {
             out[i] = x[xFrom + i] < y[yFrom + i];
+        }
+    }
+
+    @Override
+    public void lessOrEqual(double[] x, int xFrom, double[] y, int yFrom, boolean[] out, int n) {
+        for (int i = 0; i < n; i++) {
+            out[i] = x[xFrom + i] <= y[yFrom + i];
         }
     }
 

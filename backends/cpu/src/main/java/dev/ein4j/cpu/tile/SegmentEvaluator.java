@@ -37,6 +37,8 @@ final class SegmentEvaluator {
     private final int[] operandFrom;
     /** Per instruction, whether it is a load whose tile rows may be read in place from the input. */
     private final boolean[] inPlace;
+    /** x ≤ y evaluated in one pass, its comparisons skipped. */
+    private final LessOrEqualFusion lessOrEqual;
     /** Per access, the position of each row of the current tile (index access · rowsPerTile + row). */
     private final long[] bases;
     private final boolean[] rowValid;
@@ -109,6 +111,7 @@ final class SegmentEvaluator {
         this.operands = tiles.clone();
         this.operandFrom = new int[kernel.size()];
         this.inPlace = readInPlace(kernel, members, accessOf, space);
+        this.lessOrEqual = new LessOrEqualFusion(kernel, members);
         for (int a = 0; a < space.accesses.size(); a++) {
             long[] strides = space.accesses.get(a).strides();
             masked[a] = space.accesses.get(a).masked();
@@ -285,6 +288,17 @@ final class SegmentEvaluator {
         int total = length * rows;
         for (int i : members) {
             Instruction instruction = kernel.instruction(i);
+            if (lessOrEqual.skipped[i]) {
+                continue;
+            }
+            if (lessOrEqual.lessThanOf[i] >= 0) {
+                Instruction lessThan = kernel.instruction(lessOrEqual.lessThanOf[i]);
+                int x = lessThan.source(0);
+                int y = lessThan.source(1);
+                arithmetic.lessOrEqual(kernel.instruction(x).dtype(), (boolean[]) tiles[i], operands[x], operandFrom[x],
+                        operands[y], operandFrom[y], total);
+                continue;
+            }
             if (instruction.isReduction()) {
                 // rows of a tile are consecutive in flat order here (no reordered space reads a reduction)
                 System.arraycopy(reductionValues[i], (int) (rowFlat + start), tiles[i], 0, total);

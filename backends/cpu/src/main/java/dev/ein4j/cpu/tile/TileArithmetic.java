@@ -48,6 +48,18 @@ final class TileArithmetic {
     }
 
     /**
+     * out = x ≤ y over float tiles: the (x &lt; y) or (x = y) of a kernel in one pass (see
+     * {@link SegmentEvaluator}), operands at offsets as the comparisons read them.
+     */
+    void lessOrEqual(DType operandType, boolean[] out, Object x, int xFrom, Object y, int yFrom, int n) {
+        if (operandType == DType.FLOAT32) {
+            ops.lessOrEqual((float[]) x, xFrom, (float[]) y, yFrom, out, n);
+        } else {
+            ops.lessOrEqual((double[]) x, xFrom, (double[]) y, yFrom, out, n);
+        }
+    }
+
+    /**
      * @return whether the primitive can read its operands at an offset into a float array (an input
      *     buffer in place): the float binary arithmetic and comparisons
      */

@@ -22,6 +22,9 @@ public interface TileOps {
 
     void equal(float[] x, int xFrom, float[] y, int yFrom, boolean[] out, int n);
 
+    /** out = x ≤ y (false where either is NaN): a kernel's (x &lt; y) or (x = y) in one pass. */
+    void lessOrEqual(float[] x, int xFrom, float[] y, int yFrom, boolean[] out, int n);
+
     void where(boolean[] condition, float[] x, float[] y, float[] out, int n);
 
     /** out[to + j] = source[from + j] != 0 for j below n (a bool buffer's bytes into a tile). */
@@ -51,6 +54,8 @@ public interface TileOps {
     void lessThan(double[] x, int xFrom, double[] y, int yFrom, boolean[] out, int n);
 
     void equal(double[] x, int xFrom, double[] y, int yFrom, boolean[] out, int n);
+
+    void lessOrEqual(double[] x, int xFrom, double[] y, int yFrom, boolean[] out, int n);
 
     void where(boolean[] condition, double[] x, double[] y, double[] out, int n);
 

@@ -78,6 +78,18 @@ final class VectorTileOps implements TileOps {
     }
 
     @Override
+    public void lessOrEqual(float[] x, int xFrom, float[] y, int yFrom, boolean[] out, int n) {
+        // a vector compare, as in lessThan(float[], ...); LE is false for NaN, as the scalar <=
+        int i = 0;
+        for (int bound = F.loopBound(n); i < bound; i += F.length()) {
+            FloatVector.fromArray(F, x, xFrom + i).compare(VectorOperators.LE, FloatVector.fromArray(F, y, yFrom + i)).intoArray(out, i);
+        }
+        for (; i < n; i++) {
+            out[i] = x[xFrom + i] <= y[yFrom + i];
+        }
+    }
+
+    @Override
     public void equal(float[] x, int xFrom, float[] y, int yFrom, boolean[] out, int n) {
         // a vector compare, as in lessThan(float[], ...)
         int i = 0;
@@ -275,6 +287,18 @@ final class VectorTileOps implements TileOps {
         }
         for (; i < n; i++) {
             out[i] = x[xFrom + i] < y[yFrom + i];
+        }
+    }
+
+    @Override
+    public void lessOrEqual(double[] x, int xFrom, double[] y, int yFrom, boolean[] out, int n) {
+        // a vector compare, as in lessThan(float[], ...); LE is false for NaN, as the scalar <=
+        int i = 0;
+        for (int bound = D.loopBound(n); i < bound; i += D.length()) {
+            DoubleVector.fromArray(D, x, xFrom + i).compare(VectorOperators.LE, DoubleVector.fromArray(D, y, yFrom + i)).intoArray(out, i);
+        }
+        for (; i < n; i++) {
+            out[i] = x[xFrom + i] <= y[yFrom + i];
         }
     }
 
