@@ -71,6 +71,16 @@ class LessOrEqualFusionTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void evaluatesAsTheInterpreter(Case c) {
+        evaluate(c, TileOps.get());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void evaluatesAsTheInterpreterWithoutTheVectorApi(Case c) {
+        evaluate(c, new ScalarTileOps());
+    }
+
+    private static void evaluate(Case c, TileOps ops) {
         int size = (int) Shapes.size(SHAPE);
         double[] values = new double[size];
         double[] specials = {0.0, -0.0, Double.NaN, 1e-30, -1e-30, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
@@ -86,8 +96,8 @@ class LessOrEqualFusionTest {
         HostData expected = HostData.allocate(result, length);
         KernelInterpreter.run(kernel, expected, inputs, zero);
         HostData actual = BitEqual.unwritten(result, length);
-        new TileKernels(TileOps.get(), WorkerPool.shared()).run(kernel, List.of(actual), inputs, zero);
-        BitEqual.assertBitEqual(c.toString(), expected, actual);
+        new TileKernels(ops, WorkerPool.shared()).run(kernel, List.of(actual), inputs, zero);
+        BitEqual.assertBitEqual(c + " (" + ops.kind() + ")", expected, actual);
     }
 
     @Test
