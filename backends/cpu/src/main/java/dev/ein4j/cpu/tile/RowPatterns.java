@@ -12,9 +12,9 @@ import java.util.List;
  * <p>The case it is for: a max-pool gradient compares {@code x} of shape [b, c, h, 2, w, 2] with the
  * pooled values broadcast over both window axes (strides ..., 1, 0). No two inner dimensions merge
  * for the broadcast, so the rows were 2 elements long and every two elements paid the per-row work
- * of all accesses. Absorbed into rows of up to {@link SegmentEvaluator#TILE} elements, the contiguous
- * views stay one stride and the broadcast reads {@code base + pattern[j]}: one pooled value for
- * the elements of each window.
+ * of all accesses. Absorbed into rows of up to {@link SegmentEvaluator#TILE} elements (tables within
+ * {@link #TABLE_BUDGET}), the contiguous views stay one stride and the broadcast reads
+ * {@code base + pattern[j]}: one pooled value for the elements of each window.
  *
  * <p>Only views are patterned: the further accesses (outputs, accumulators) must follow the absorbed
  * dimensions with one stride, and a masked view must be unmasked over the whole row, so masks stay
@@ -61,9 +61,8 @@ final class RowPatterns {
         while (k >= 0 && (long) row * space.shape[k] <= rowLimit(space, k, row, rowStride, patterns) && absorbable(space, k,
                 row, rowStride, patterns, viewCount)) {
             for (int a = 0; a < count; a++) {
-                long stride = accesses.get(a).strides()[k];
-                if (patterns[a] != null || stride != rowStride[a] * row) {
-                    patterns[a] = pattern(patterns[a], rowStride[a], row, stride, space.shape[k]);
+                if (!follows(space, a, k, row, rowStride, patterns)) {
+                    patterns[a] = pattern(patterns[a], rowStride[a], row, accesses.get(a).strides()[k], space.shape[k]);
                 }
             }
             row *= space.shape[k];
@@ -110,23 +109,24 @@ final class RowPatterns {
         int length = space.shape[k];
         for (int a = 0; a < space.accesses.size(); a++) {
             Space.Access access = space.accesses.get(a);
-            long stride = access.strides()[k];
-            boolean follows = patterns[a] == null && stride == rowStride[a] * row;
+            boolean follows = follows(space, a, k, row, rowStride, patterns);
             if (a >= viewCount && !follows) {
                 return false;
             }
             if (access.masked() && (access.maskStart()[k] != 0 || access.maskEnd()[k] != length)) {
                 return false;
             }
-            long reach = Math.abs(stride) * (length - 1) + Math.abs(rowStride[a]) * (row - 1);
-            if (!follows && patterns[a] != null) {
-                reach = Math.abs(stride) * (length - 1) + maxMagnitude(patterns[a]);
-            }
-            if (!follows && reach > Integer.MAX_VALUE) {
+            long rowReach = patterns[a] == null ? Math.abs(rowStride[a]) * (row - 1) : maxMagnitude(patterns[a]);
+            if (!follows && Math.abs(access.strides()[k]) * (length - 1) + rowReach > Integer.MAX_VALUE) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** Whether access a continues its strided row along dimension k (then it needs no table). */
+    private static boolean follows(Space space, int a, int k, int row, long[] rowStride, int[][] patterns) {
+        return patterns[a] == null && space.accesses.get(a).strides()[k] == rowStride[a] * row;
     }
 
     /**
@@ -136,8 +136,7 @@ final class RowPatterns {
     private static long rowLimit(Space space, int k, int row, long[] rowStride, int[][] patterns) {
         int tables = 0;
         for (int a = 0; a < space.accesses.size(); a++) {
-            boolean follows = patterns[a] == null && space.accesses.get(a).strides()[k] == rowStride[a] * row;
-            tables += follows ? 0 : 1;
+            tables += follows(space, a, k, row, rowStride, patterns) ? 0 : 1;
         }
         long byTables = tables == 0 ? Long.MAX_VALUE : TABLE_BUDGET / (tables * (long) Integer.BYTES);
         return Math.min(SegmentEvaluator.TILE, byTables);
