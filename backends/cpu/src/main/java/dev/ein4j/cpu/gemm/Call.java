@@ -30,12 +30,7 @@ final class Call {
     /** @return the call to run, or null when C has no elements */
     static Call of(int batches, int m, int n, int k, Operand left, Operand right, Operand out,
             BlockListener listener, int mr, int nr) {
-        check(batches >= 0 && m >= 0 && n >= 0 && k >= 0, "negative size");
-        check(left.batch().length >= batches && right.batch().length >= batches && out.batch().length >= batches,
-                "a batch table is shorter than batches");
-        check(left.rows().length >= m && left.cols().length >= k, "A's tables are shorter than m × k");
-        check(right.rows().length >= k && right.cols().length >= n, "B's tables are shorter than k × n");
-        check(out.rows().length >= m && out.cols().length >= n, "C's tables are shorter than m × n");
+        check(batches, m, n, k, left, right, out);
         if (batches == 0 || m == 0 || n == 0) {
             return null;
         }
@@ -61,6 +56,16 @@ final class Call {
                 new View(out.transposed()), back, true);
     }
 
+    /** Checks a multiply's sizes against its tables. */
+    static void check(int batches, int m, int n, int k, Operand left, Operand right, Operand out) {
+        require(batches >= 0 && m >= 0 && n >= 0 && k >= 0, "negative size");
+        require(left.batch().length >= batches && right.batch().length >= batches && out.batch().length >= batches,
+                "a batch table is shorter than batches");
+        require(left.rows().length >= m && left.cols().length >= k, "A's tables are shorter than m × k");
+        require(right.rows().length >= k && right.cols().length >= n, "B's tables are shorter than k × n");
+        require(out.rows().length >= m && out.cols().length >= n, "C's tables are shorter than m × n");
+    }
+
     /** @return how many of the first {@code length} offsets are the previous one plus 1 */
     private static int adjacentSteps(long[] offsets, int length) {
         int steps = 0;
@@ -74,7 +79,7 @@ final class Call {
         return (size + tile - 1L) / tile * tile;
     }
 
-    private static void check(boolean condition, String message) {
+    private static void require(boolean condition, String message) {
         if (!condition) {
             throw new IllegalArgumentException(message);
         }

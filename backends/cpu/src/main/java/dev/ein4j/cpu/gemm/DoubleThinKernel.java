@@ -69,4 +69,27 @@ interface DoubleThinKernel {
      * @return {@code Σ_{p < k} x[xAt + p] · b[column + p]}
      */
     double dotColumn(int k, double[] x, int xAt, double[] b, int column);
+
+    /**
+     * {@code sums[at + q] = Σ_{p < k} x[row0 + p] · b[columnQ + p]} and {@code sums[at + 4 + q]} the same
+     * for {@code row1}, for q = 0..3: two rows of A dotted with four columns of B, all contiguous along
+     * k (each column loaded once for both rows).
+     *
+     * @param k the length of the dot products
+     * @param x A's rows' buffer
+     * @param row0 where the first row starts in {@code x}
+     * @param row1 where the second row starts
+     * @param b B's columns' buffer
+     * @param column0 where the first column starts in {@code b}
+     * @param column1 where the second column starts
+     * @param column2 where the third column starts
+     * @param column3 where the fourth column starts
+     * @param sums where the eight sums are written, overwriting
+     * @param at the first sum's index in {@code sums}
+     */
+    void dotRows(int k, double[] x, int row0, int row1, double[] b, int column0, int column1, int column2,
+            int column3, double[] sums, int at);
+
+    /** @return the elements one vector of these loops holds (1 for the scalar loops) */
+    int lanes();
 }

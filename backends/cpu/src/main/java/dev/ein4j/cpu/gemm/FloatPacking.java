@@ -148,7 +148,7 @@ final class FloatPacking {
      * Copies {@code count} elements {@code source[base + offsets[from + t]]} to {@code destination[at + t]},
      * a run at a time ({@code runs} from {@link Runs}).
      */
-    private static void copyRuns(float[] source, long base, long[] offsets, int[] runs, int from, int count,
+    static void copyRuns(float[] source, long base, long[] offsets, int[] runs, int from, int count,
             float[] destination, int at) {
         for (int t = 0, run; t < count; t += run) {
             run = Math.min(runs[from + t], count - t);

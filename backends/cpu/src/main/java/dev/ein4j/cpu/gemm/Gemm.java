@@ -10,8 +10,9 @@ import java.util.Objects;
  * register-blocked micro-kernel (Vector API FMAs when {@code jdk.incubator.vector} is loaded, plain
  * Java otherwise) sums each tile of C; large calls are spread over the shared
  * {@link dev.ein4j.cpu.WorkerPool}. A thin C (at most {@link ThinCall#MAX_ROWS} rows or columns, such as a
- * matrix-vector product) skips the packing: B is read once, in place ({@link ThinCall}). Instances are
- * immutable and thread-safe.
+ * matrix-vector product) skips the packing: B is read once, in place ({@link ThinCall}); a small C over
+ * a long K with both operands in runs along K (a convolution's weight gradient) is summed as dot
+ * products of K-major copies ({@link DotCall}). Instances are immutable and thread-safe.
  */
 public final class Gemm {
 
@@ -59,15 +60,29 @@ public final class Gemm {
         Objects.requireNonNull(a, "a");
         Objects.requireNonNull(b, "b");
         Objects.requireNonNull(c, "c");
-        Call call = Call.of(batches, m, n, k, left, right, out, listener, kernels.floats().mr(),
-                kernels.floats().nr());
-        if (call == null) {
+        Call.check(batches, m, n, k, left, right, out);
+        if (batches == 0 || m == 0 || n == 0) {
             return;
         }
         ThinCall thin = ThinCall.of(m, n, k, left, right, out, listener);
         if (thin != null) {
             ThinSplit.run(new FloatThinJob(thin, k, thin.swapped ? b : a, thin.swapped ? a : b, c,
                     thinKernels.floats), batches, thin.n, k);
+            return;
+        }
+        DotCall dot = dotCall(batches, m, n, k, left, right, out, listener, false);
+        if (dot != null) {
+            FloatDotJob job = new FloatDotJob(dot, dot.swapped ? b : a, dot.swapped ? a : b, thinKernels.floats);
+            int parts = dot.parts(WorkerPool.shared().parallelism(), GemmSettings.get().serialWork());
+            float[][] partials = new float[parts][];
+            WorkerPool.shared().parallelFor(parts, part -> partials[part] = job.slice(KSplit.from(part, parts, k),
+                    KSplit.from(part + 1, parts, k)));
+            sumSlices(partials, batches, dot.m, dot.n, c, dot.out, dot.listener);
+            return;
+        }
+        Call call = Call.of(batches, m, n, k, left, right, out, listener, kernels.floats().mr(),
+                kernels.floats().nr());
+        if (call == null) {
             return;
         }
         float[] x = call.swapped ? b : a;
@@ -82,6 +97,20 @@ public final class Gemm {
         }
         Split.run(new FloatJob(k, x, call.left, y, call.right, c, call.out, kernels.floats(), call.listener),
                 batches, call.m, call.n, k);
+    }
+
+    /**
+     * @param dbl whether the product is float64
+     * @return the dot-product call this product takes ({@link DotCall}), or null where it takes another
+     *     path; the arguments must have passed {@link Call#check}
+     */
+    DotCall dotCall(int batches, int m, int n, int k, Operand left, Operand right, Operand out, BlockListener listener,
+            boolean dbl) {
+        return dbl
+                ? DotCall.of(batches, m, n, k, left, right, out, listener, thinKernels.doubles.lanes(), kernels.doubles().mr(),
+                        kernels.doubles().nr(), Double.BYTES)
+                : DotCall.of(batches, m, n, k, left, right, out, listener, thinKernels.floats.lanes(), kernels.floats().mr(),
+                        kernels.floats().nr(), Float.BYTES);
     }
 
     /** C as the sum of {@code parts} products over slices of K, each on its own thread ({@link KSplit}). */
@@ -101,18 +130,23 @@ public final class Gemm {
             }
             partials[part] = partial;
         });
+        sumSlices(partials, batches, m, n, c, call.out.operand(), call.listener);
+    }
+
+    /** C as the sum of compact partial products [batches, m, n]; the listener hears of each batch entry. */
+    private static void sumSlices(float[][] partials, int batches, int m, int n, float[] c, Operand out, BlockListener listener) {
         for (int entry = 0, at = 0; entry < batches; entry++) {
             for (int i = 0; i < m; i++) {
                 for (int j = 0; j < n; j++, at++) {
                     float sum = partials[0][at];
-                    for (int part = 1; part < parts; part++) {
+                    for (int part = 1; part < partials.length; part++) {
                         sum += partials[part][at];
                     }
-                    c[call.out.index(entry, i, j)] = sum;
+                    c[out.index(entry, i, j)] = sum;
                 }
             }
-            if (call.listener != null) {
-                call.listener.finished(entry, 0, m, 0, n);
+            if (listener != null) {
+                listener.finished(entry, 0, m, 0, n);
             }
         }
     }
@@ -138,15 +172,29 @@ public final class Gemm {
         Objects.requireNonNull(a, "a");
         Objects.requireNonNull(b, "b");
         Objects.requireNonNull(c, "c");
-        Call call = Call.of(batches, m, n, k, left, right, out, listener, kernels.doubles().mr(),
-                kernels.doubles().nr());
-        if (call == null) {
+        Call.check(batches, m, n, k, left, right, out);
+        if (batches == 0 || m == 0 || n == 0) {
             return;
         }
         ThinCall thin = ThinCall.of(m, n, k, left, right, out, listener);
         if (thin != null) {
             ThinSplit.run(new DoubleThinJob(thin, k, thin.swapped ? b : a, thin.swapped ? a : b, c,
                     thinKernels.doubles), batches, thin.n, k);
+            return;
+        }
+        DotCall dot = dotCall(batches, m, n, k, left, right, out, listener, true);
+        if (dot != null) {
+            DoubleDotJob job = new DoubleDotJob(dot, dot.swapped ? b : a, dot.swapped ? a : b, thinKernels.doubles);
+            int parts = dot.parts(WorkerPool.shared().parallelism(), GemmSettings.get().serialWork());
+            double[][] partials = new double[parts][];
+            WorkerPool.shared().parallelFor(parts, part -> partials[part] = job.slice(KSplit.from(part, parts, k),
+                    KSplit.from(part + 1, parts, k)));
+            sumSlices(partials, batches, dot.m, dot.n, c, dot.out, dot.listener);
+            return;
+        }
+        Call call = Call.of(batches, m, n, k, left, right, out, listener, kernels.doubles().mr(),
+                kernels.doubles().nr());
+        if (call == null) {
             return;
         }
         double[] x = call.swapped ? b : a;
@@ -180,18 +228,23 @@ public final class Gemm {
             }
             partials[part] = partial;
         });
+        sumSlices(partials, batches, m, n, c, call.out.operand(), call.listener);
+    }
+
+    /** C as the sum of compact partial products [batches, m, n]; the listener hears of each batch entry. */
+    private static void sumSlices(double[][] partials, int batches, int m, int n, double[] c, Operand out, BlockListener listener) {
         for (int entry = 0, at = 0; entry < batches; entry++) {
             for (int i = 0; i < m; i++) {
                 for (int j = 0; j < n; j++, at++) {
                     double sum = partials[0][at];
-                    for (int part = 1; part < parts; part++) {
+                    for (int part = 1; part < partials.length; part++) {
                         sum += partials[part][at];
                     }
-                    c[call.out.index(entry, i, j)] = sum;
+                    c[out.index(entry, i, j)] = sum;
                 }
             }
-            if (call.listener != null) {
-                call.listener.finished(entry, 0, m, 0, n);
+            if (listener != null) {
+                listener.finished(entry, 0, m, 0, n);
             }
         }
     }

@@ -26,4 +26,9 @@ public record Operand(long base, long[] batch, long[] rows, long[] cols) {
     Operand transposed() {
         return new Operand(base, batch, cols, rows);
     }
+
+    /** @return the index of element (b, row, col), which the caller guarantees is inside the array */
+    int index(int b, int row, int col) {
+        return (int) (base + batch[b] + rows[row] + cols[col]);
+    }
 }

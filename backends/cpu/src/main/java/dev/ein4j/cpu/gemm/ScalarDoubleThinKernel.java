@@ -52,4 +52,16 @@ final class ScalarDoubleThinKernel implements DoubleThinKernel {
         }
         return sum;
     }
+
+    @Override
+    public void dotRows(int k, double[] x, int row0, int row1, double[] b, int column0, int column1, int column2,
+            int column3, double[] sums, int at) {
+        dotColumns(k, x, row0, b, column0, column1, column2, column3, sums, at);
+        dotColumns(k, x, row1, b, column0, column1, column2, column3, sums, at + 4);
+    }
+
+    @Override
+    public int lanes() {
+        return 1;
+    }
 }

@@ -100,4 +100,60 @@ final class VectorDoubleThinKernel implements DoubleThinKernel {
         }
         return total;
     }
+
+    @Override
+    public void dotRows(int k, double[] x, int row0, int row1, double[] b, int column0, int column1, int column2,
+            int column3, double[] sums, int at) {
+        DoubleVector sum00 = DoubleVector.zero(S);
+        DoubleVector sum01 = sum00;
+        DoubleVector sum02 = sum00;
+        DoubleVector sum03 = sum00;
+        DoubleVector sum10 = sum00;
+        DoubleVector sum11 = sum00;
+        DoubleVector sum12 = sum00;
+        DoubleVector sum13 = sum00;
+        int bound = S.loopBound(k);
+        int p = 0;
+        for (; p < bound; p += L) {
+            DoubleVector first = DoubleVector.fromArray(S, x, row0 + p);
+            DoubleVector second = DoubleVector.fromArray(S, x, row1 + p);
+            DoubleVector column = DoubleVector.fromArray(S, b, column0 + p);
+            sum00 = first.fma(column, sum00);
+            sum10 = second.fma(column, sum10);
+            column = DoubleVector.fromArray(S, b, column1 + p);
+            sum01 = first.fma(column, sum01);
+            sum11 = second.fma(column, sum11);
+            column = DoubleVector.fromArray(S, b, column2 + p);
+            sum02 = first.fma(column, sum02);
+            sum12 = second.fma(column, sum12);
+            column = DoubleVector.fromArray(S, b, column3 + p);
+            sum03 = first.fma(column, sum03);
+            sum13 = second.fma(column, sum13);
+        }
+        sums[at] = sum00.reduceLanes(VectorOperators.ADD);
+        sums[at + 1] = sum01.reduceLanes(VectorOperators.ADD);
+        sums[at + 2] = sum02.reduceLanes(VectorOperators.ADD);
+        sums[at + 3] = sum03.reduceLanes(VectorOperators.ADD);
+        sums[at + 4] = sum10.reduceLanes(VectorOperators.ADD);
+        sums[at + 5] = sum11.reduceLanes(VectorOperators.ADD);
+        sums[at + 6] = sum12.reduceLanes(VectorOperators.ADD);
+        sums[at + 7] = sum13.reduceLanes(VectorOperators.ADD);
+        for (; p < k; p++) {
+            double first = x[row0 + p];
+            double second = x[row1 + p];
+            sums[at] = Math.fma(first, b[column0 + p], sums[at]);
+            sums[at + 1] = Math.fma(first, b[column1 + p], sums[at + 1]);
+            sums[at + 2] = Math.fma(first, b[column2 + p], sums[at + 2]);
+            sums[at + 3] = Math.fma(first, b[column3 + p], sums[at + 3]);
+            sums[at + 4] = Math.fma(second, b[column0 + p], sums[at + 4]);
+            sums[at + 5] = Math.fma(second, b[column1 + p], sums[at + 5]);
+            sums[at + 6] = Math.fma(second, b[column2 + p], sums[at + 6]);
+            sums[at + 7] = Math.fma(second, b[column3 + p], sums[at + 7]);
+        }
+    }
+
+    @Override
+    public int lanes() {
+        return L;
+    }
 }

@@ -41,6 +41,11 @@ final class View {
         this.packsAlongRows = rowRuns != null && !unitCols && (colRuns == null || rowRuns.mean > colRuns.mean);
     }
 
+    /** @return the operand this view classifies (its tables, shared) */
+    Operand operand() {
+        return new Operand(base, batch, rows, cols);
+    }
+
     /** @return the index of element (b, row, col), which the caller guarantees is inside the array */
     int index(int b, int row, int col) {
         return (int) (base + batch[b] + rows[row] + cols[col]);

@@ -25,5 +25,12 @@
  * column ranges for the workers as far as measured costs say it pays, {@code FloatThinJob}/
  * {@code DoubleThinJob} stream B once through the {@code *ThinKernel} loops (found as the micro-kernels
  * are, through {@code ThinKernels}).
+ *
+ * <p>A small C over a long K whose operands both run contiguously along K (a convolution's weight
+ * gradient: taps × channels summed over every pixel of the batch) takes a third way where a cost count
+ * says the padded tiles and the transposing pack cost more: {@code DotCall} chooses and orients it,
+ * {@code FloatDotJob}/{@code DoubleDotJob} copy both operands K-major a chunk at a time, run by run, and
+ * dot two rows with four columns at a time ({@code *ThinKernel#dotRows}), each thread on its own slice
+ * of K.
  */
 package dev.ein4j.cpu.gemm;

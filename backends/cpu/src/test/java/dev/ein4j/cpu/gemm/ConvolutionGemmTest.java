@@ -60,18 +60,13 @@ class ConvolutionGemmTest {
     }
 
     /** dw[g][o, taps] = Σ positions dy · x-window: C = dy (O × positions) · window (positions × taps). */
-    private static void weightGradient(Window window, int outChannels, boolean dbl, long seed) {
+    static void weightGradient(Window window, int outChannels, boolean dbl, long seed) {
         int taps = window.taps();
-        int oh = window.outputHeight();
-        int ow = window.outputWidth();
         int allOut = window.groups * outChannels;
-        Operand gradient = new Operand(0, Layout.progression(window.groups, (long) outChannels * oh * ow),
-                Layout.progression(outChannels, (long) oh * ow),
-                Window.table(new int[] {window.batchSize, oh, ow}, new long[] {(long) allOut * oh * ow, ow, 1}));
         Operand weights = new Operand(0, Layout.progression(window.groups, (long) outChannels * taps),
                 Layout.progression(outChannels, taps), Layout.progression(taps, 1));
-        GemmTest.check(dbl, window.groups, outChannels, taps, window.positions(), gradient,
-                window.batchSize * allOut * oh * ow, window.input(), window.inputSize(), weights,
+        GemmTest.check(dbl, window.groups, outChannels, taps, window.positions(), window.outputGradient(outChannels),
+                window.outputGradientSize(outChannels), window.input(), window.inputSize(), weights,
                 allOut * taps, seed);
     }
 }

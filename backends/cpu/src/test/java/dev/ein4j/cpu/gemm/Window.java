@@ -88,6 +88,24 @@ final class Window {
         return new Operand(base, table(new int[] {groups}, new long[] {channels * channel}), rows, cols);
     }
 
+    /**
+     * The output gradient as A of the weight gradient: [group, channels out, (n, oh, ow)], the output
+     * channels-first with {@code groups · outChannels} channels.
+     */
+    Operand outputGradient(int outChannels) {
+        int oh = outputHeight();
+        int ow = outputWidth();
+        long allOut = (long) groups * outChannels;
+        return new Operand(0, Layout.progression(groups, (long) outChannels * oh * ow),
+                Layout.progression(outChannels, (long) oh * ow),
+                table(new int[] {batchSize, oh, ow}, new long[] {allOut * oh * ow, ow, 1}));
+    }
+
+    /** @return elements of the output gradient's array */
+    int outputGradientSize(int outChannels) {
+        return batchSize * groups * outChannels * outputHeight() * outputWidth();
+    }
+
     /** @return the offsets of a row-major walk over {@code extents} with these strides */
     static long[] table(int[] extents, long[] strides) {
         int n = 1;

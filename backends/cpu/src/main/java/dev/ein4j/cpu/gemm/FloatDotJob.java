@@ -1,0 +1,130 @@
+package dev.ein4j.cpu.gemm;
+
+/**
+ * One slice of K of a small-C float product ({@link DotCall}): for every batch entry, A's rows and B's
+ * columns are copied a chunk of K at a time, run by run, into contiguous buffers, and every element of
+ * C is the dot product of a row and a column ({@link FloatThinKernel#dotColumns}, four columns per
+ * pass), added into this slice's partial C. The four columns and the row being dotted stay in L1.
+ * The twin for the other precision is the same text but for the type (guarded by a test).
+ */
+final class FloatDotJob {
+
+    /** A chunk's rows of A and columns of B, one set per thread, grown as needed and kept. */
+    private static final class Workspace {
+        float[] rows = new float[0];
+        float[] columns = new float[0];
+        float[] sums = new float[8];
+        /** Whether a multiply on this thread is using the buffers. */
+        boolean busy;
+    }
+
+    private static final ThreadLocal<Workspace> WORKSPACES = ThreadLocal.withInitial(Workspace::new);
+
+    private final DotCall call;
+    private final float[] a;
+    private final float[] bm;
+    private final FloatThinKernel kernel;
+
+    FloatDotJob(DotCall call, float[] a, float[] bm, FloatThinKernel kernel) {
+        this.call = call;
+        this.a = a;
+        this.bm = bm;
+        this.kernel = kernel;
+    }
+
+    /**
+     * @param from the slice's first index of K
+     * @param to the end of the slice
+     * @return the slice's C[b, i, j] = Σ_{from ≤ p < to} A[b, i, p] · B[b, p, j], compact [batches, m, n]
+     */
+    float[] slice(int from, int to) {
+        int m = call.m;
+        int n = call.n;
+        float[] partial = new float[call.batches * m * n];
+        Workspace w = acquire();
+        try {
+            for (int b = 0; b < call.batches; b++) {
+                for (int p = from; p < to; p += call.chunk) {
+                    int length = Math.min(call.chunk, to - p);
+                    gather(w, b, p, length);
+                    dot(w, length, partial, b * m * n);
+                }
+            }
+        } finally {
+            w.busy = false;
+        }
+        return partial;
+    }
+
+    private Workspace acquire() {
+        Workspace w = WORKSPACES.get();
+        if (w.busy) {
+            w = new Workspace();
+        }
+        w.busy = true;
+        int chunk = call.chunk;
+        if (w.rows.length < call.m * chunk) {
+            w.rows = new float[call.m * chunk];
+        }
+        if (w.columns.length < call.n * chunk) {
+            w.columns = new float[call.n * chunk];
+        }
+        return w;
+    }
+
+    /** rows[i·length + t] = A[b, i, p + t] and columns[j·length + t] = B[b, p + t, j], a run at a time. */
+    private void gather(Workspace w, int b, int p, int length) {
+        Operand left = call.left;
+        Operand right = call.right;
+        long first = left.base() + left.batch()[b];
+        for (int i = 0; i < call.m; i++) {
+            FloatPacking.copyRuns(a, first + left.rows()[i], left.cols(), call.leftRuns, p, length, w.rows, i * length);
+        }
+        long top = right.base() + right.batch()[b];
+        for (int j = 0; j < call.n; j++) {
+            FloatPacking.copyRuns(bm, top + right.cols()[j], right.rows(), call.rightRuns, p, length, w.columns,
+                    j * length);
+        }
+    }
+
+    /**
+     * partial[at + i·n + j] += row i · column j over the chunk: four columns at a time, which stay in L1
+     * while every pair of rows is dotted with them (each column vector loaded once for two rows).
+     */
+    private void dot(Workspace w, int length, float[] partial, int at) {
+        int m = call.m;
+        int n = call.n;
+        float[] rows = w.rows;
+        float[] columns = w.columns;
+        float[] sums = w.sums;
+        int j = 0;
+        for (; j + 4 <= n; j += 4) {
+            int column = j * length;
+            int i = 0;
+            for (; i + 2 <= m; i += 2) {
+                kernel.dotRows(length, rows, i * length, (i + 1) * length, columns, column, column + length,
+                        column + 2 * length, column + 3 * length, sums, 0);
+                add(partial, at + i * n + j, sums, 0);
+                add(partial, at + (i + 1) * n + j, sums, 4);
+            }
+            if (i < m) {
+                kernel.dotColumns(length, rows, i * length, columns, column, column + length, column + 2 * length,
+                        column + 3 * length, sums, 0);
+                add(partial, at + i * n + j, sums, 0);
+            }
+        }
+        for (; j < n; j++) {
+            for (int i = 0; i < m; i++) {
+                partial[at + i * n + j] += kernel.dotColumn(length, rows, i * length, columns, j * length);
+            }
+        }
+    }
+
+    /** partial[to + q] += sums[from + q] for q below 4. */
+    private static void add(float[] partial, int to, float[] sums, int from) {
+        partial[to] += sums[from];
+        partial[to + 1] += sums[from + 1];
+        partial[to + 2] += sums[from + 2];
+        partial[to + 3] += sums[from + 3];
+    }
+}
