@@ -23,6 +23,13 @@ class CacheSizesTest {
         assertThat(CacheSizes.read(sysfs)).isEqualTo(new CacheSizes(48 * 1024, 1024 * 1024, 32L * 1024 * 1024));
     }
 
+    /** Read once: a product that asks for them (the dot path's chunk) must not list sysfs every time. */
+    @Test
+    void theMachinesSizesAreReadOnceAndMatchTheSystem() {
+        assertThat(CacheSizes.ofMachine()).isSameAs(CacheSizes.ofMachine());
+        assertThat(CacheSizes.ofMachine()).isEqualTo(CacheSizes.read(CacheSizes.LINUX_CACHES));
+    }
+
     @Test
     void aMissingDirectoryGivesTheFallback() {
         assertThat(CacheSizes.read(sysfs.resolve("absent"))).isEqualTo(CacheSizes.FALLBACK);
