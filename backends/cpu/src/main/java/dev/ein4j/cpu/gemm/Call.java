@@ -27,10 +27,12 @@ final class Call {
         this.swapped = swapped;
     }
 
-    /** @return the call to run, or null when C has no elements */
+    /**
+     * @return the call to run, or null when C has no elements; the arguments must have passed
+     *     {@link #check} ({@link Gemm} checks them once, before choosing among its paths)
+     */
     static Call of(int batches, int m, int n, int k, Operand left, Operand right, Operand out,
             BlockListener listener, int mr, int nr) {
-        check(batches, m, n, k, left, right, out);
         if (batches == 0 || m == 0 || n == 0) {
             return null;
         }
