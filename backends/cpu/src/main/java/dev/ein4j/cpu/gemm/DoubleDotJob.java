@@ -3,8 +3,9 @@ package dev.ein4j.cpu.gemm;
 /**
  * One slice of K of a small-C double product ({@link DotCall}): for every batch entry, A's rows and B's
  * columns are copied a chunk of K at a time, run by run, into contiguous buffers, and every element of
- * C is the dot product of a row and a column ({@link DoubleThinKernel#dotColumns}, four columns per
- * pass), added into this slice's partial C. The four columns and the row being dotted stay in L1.
+ * C is the dot product of a row and a column ({@link DoubleThinKernel#dotRows}: two rows with four
+ * columns per pass), added into this slice's partial C. A chunk's four columns and its rows of A fit
+ * in half of L1 where they can ({@link DotCall#chunk}).
  * The twin for the other precision is the same text but for the type (guarded by a test).
  */
 final class DoubleDotJob {
