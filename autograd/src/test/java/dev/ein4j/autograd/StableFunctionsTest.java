@@ -31,6 +31,21 @@ class StableFunctionsTest {
         return 2 / Math.sqrt(Math.PI) * sum.doubleValue();
     }
 
+    /** erfc by 1 minus the same series, kept in 60 digits so that the left tail keeps its relative accuracy. */
+    private static double erfc(double x) {
+        java.math.MathContext context = new java.math.MathContext(60);
+        java.math.BigDecimal value = new java.math.BigDecimal(x);
+        java.math.BigDecimal square = value.multiply(value, context).negate();
+        java.math.BigDecimal term = value;
+        java.math.BigDecimal sum = java.math.BigDecimal.ZERO;
+        for (int n = 0; n < 400; n++) {
+            sum = sum.add(term.divide(java.math.BigDecimal.valueOf(2L * n + 1), context), context);
+            term = term.multiply(square, context).divide(java.math.BigDecimal.valueOf(n + 1), context);
+        }
+        java.math.BigDecimal twoOverRootPi = new java.math.BigDecimal("1.12837916709551257389615890312154517168810125865799771368817");
+        return java.math.BigDecimal.ONE.subtract(twoOverRootPi.multiply(sum, context), context).doubleValue();
+    }
+
     private static final List<Function> FUNCTIONS = List.of(
             new Function("sigmoid", Tensor::sigmoid, x -> 1 / (1 + Math.exp(-x))),
             new Function("tanh", Tensor::tanh, Math::tanh),
@@ -53,6 +68,31 @@ class StableFunctionsTest {
                 assertThat(actual[i]).as("%s(%s)", function.name(), xs[i])
                         .isCloseTo(expected, org.assertj.core.data.Offset.offset(1e-14 * Math.max(1, Math.abs(expected))));
             }
+        }
+    }
+
+    /**
+     * float32 takes its own erfc (one formula instead of Cody's three intervals): values and
+     * gradients of gelu and erf to float32 accuracy, the left tail of gelu to relative accuracy.
+     */
+    @Test
+    void float32GeluAndErfMatchTheSeriesToSinglePrecision() {
+        double[] xs = {-8, -5, -3, -1.7, -0.9, -0.3, -1e-3, 1e-3, 0.25, 0.7, 1.3, 2.9, 6};
+        Tensor x = Tensor.of(xs, DType.FLOAT32, xs.length).requireGrad();
+        Tensor gelu = x.gelu();
+        double[] values = gelu.toDoubleArray();
+        double[] erf = x.erf().toDoubleArray();
+        double[] gradient = Autograd.grad(gelu.sum(), List.of(x)).get(0).toDoubleArray();
+        for (int i = 0; i < xs.length; i++) {
+            double v = (float) xs[i];
+            double cdf = 0.5 * erfc(-v / Math.sqrt(2));
+            double expected = v * cdf;
+            assertThat(values[i]).as("float32 gelu(%s)", v).isCloseTo(expected,
+                    org.assertj.core.data.Offset.offset(4e-6 * Math.abs(expected) + 1e-30));
+            assertThat(erf[i]).as("float32 erf(%s)", v).isCloseTo(erf(v), org.assertj.core.data.Offset.offset(3e-7));
+            double slope = cdf + v * Math.exp(-v * v / 2) / Math.sqrt(2 * Math.PI);
+            assertThat(gradient[i]).as("float32 gelu'(%s)", v).isCloseTo(slope,
+                    org.assertj.core.data.Offset.offset(1e-5 * Math.abs(slope) + 1e-7));
         }
     }
 

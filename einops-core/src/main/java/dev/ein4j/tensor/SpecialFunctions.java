@@ -1,5 +1,6 @@
 package dev.ein4j.tensor;
 
+import dev.ein4j.ir.DType;
 import dev.ein4j.ir.Op;
 
 /**
@@ -8,6 +9,12 @@ import dev.ein4j.ir.Op;
  * precision on three intervals: erf(y) = y·R₁(y²) for y ≤ 0.46875; erfc(y) = e^(−y²)·R₂(y) for
  * y ≤ 4; erfc(y) = e^(−y²)/y · (1/√π − R₃(1/y²)/y²) beyond. Each interval is evaluated on an input
  * clamped into it, and a {@code where} picks the one that applies.
+ *
+ * <p>float32 tensors take a shorter road to erfc: one Chebyshev-fitted formula for every y ≥ 0
+ * (Press et al., <i>Numerical Recipes</i>, §6.2), erfc(y) ≈ t·e^(−y² + S(t)) with t = 1/(1 + y/2)
+ * and S a polynomial of degree 9, whose fractional error is below 1.2·10⁻⁷ (float32's epsilon)
+ * everywhere. It is about 30 primitives where the three intervals are about 75, and it is what an
+ * exact GELU in float32 costs (a ViT's MLP epilogue: 176 instructions before, about 40 after).
  */
 final class SpecialFunctions {
 
@@ -32,6 +39,10 @@ final class SpecialFunctions {
     private static final double[] Q = {1.0, 2.56852019228982242, 1.87295284992346047, 0.527905102951428412,
         0.0605183413124413191, 0.00233520497626869185};
 
+    // erfc(y) ≈ t · e^(−y² + S(t)), t = 1/(1 + y/2), float32 only; highest degree first
+    private static final double[] S = {0.17087277, -0.82215223, 1.48851587, -1.13520398, 0.27886807,
+        -0.18628806, 0.09678418, 0.37409196, 1.00002368, -1.26551223};
+
     private SpecialFunctions() {
     }
 
@@ -51,6 +62,9 @@ final class SpecialFunctions {
 
     /** erfc(y) for y ≥ 0 (or NaN), with its relative accuracy kept far into the tail. */
     static Tensor erfcOfNonNegative(Tensor y) {
+        if (y.dtype() == DType.FLOAT32) {
+            return erfcOfNonNegativeSingle(y);
+        }
         Tensor small = Elementwise.le(y, Ops.scalarFor(y, THRESHOLD));
         Tensor middle = Elementwise.le(y, Ops.scalarFor(y, 4));
         Tensor ySmall = Elementwise.where(small, y, Ops.scalarFor(y, 0));
@@ -64,6 +78,16 @@ final class SpecialFunctions {
         Tensor gaussianLarge = Ops.unary(Op.EXP, Elementwise.neg(yLarge.mul(yLarge)));
         Tensor erfcLarge = gaussianLarge.div(yLarge).mul(Elementwise.neg(z.mul(ratio(z, P, Q))).add(ONE_OVER_SQRT_PI));
         return Elementwise.where(small, Elementwise.neg(erfSmall).add(1.0), Elementwise.where(middle, erfcMiddle, erfcLarge));
+    }
+
+    /**
+     * erfc(y) for float32 y ≥ 0 by the single formula of the class comment; NaN stays NaN and
+     * +∞ gives 0 (t = 0 and e^(−∞) = 0).
+     */
+    private static Tensor erfcOfNonNegativeSingle(Tensor y) {
+        Tensor t = Ops.unary(Op.RECIPROCAL, y.mul(0.5).add(1.0));
+        Tensor exponent = Elementwise.neg(y.mul(y)).add(horner(t, S));
+        return t.mul(Ops.unary(Op.EXP, exponent));
     }
 
     /** numerator(t)/denominator(t), each a polynomial by Horner's rule, coefficients highest degree first. */
