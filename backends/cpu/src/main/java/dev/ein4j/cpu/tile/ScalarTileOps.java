@@ -253,4 +253,20 @@ final class ScalarTileOps implements TileOps {
         }
         return m;
     }
+
+    @Override
+    public void multiplyAdd(float[] x, int xFrom, float[] y, int yFrom, float b, float[] z, int zFrom, float c, float[] out, int n) {
+        for (int i = 0; i < n; i++) {
+            float product = x[xFrom + i] * (y == null ? b : y[yFrom + i]);
+            out[i] = product + (z == null ? c : z[zFrom + i]);
+        }
+    }
+
+    @Override
+    public void multiplyAdd(double[] x, int xFrom, double[] y, int yFrom, double b, double[] z, int zFrom, double c, double[] out, int n) {
+        for (int i = 0; i < n; i++) {
+            double product = x[xFrom + i] * (y == null ? b : y[yFrom + i]);
+            out[i] = product + (z == null ? c : z[zFrom + i]);
+        }
+    }
 }

@@ -39,6 +39,8 @@ final class SegmentEvaluator {
     private final boolean[] inPlace;
     /** x ≤ y evaluated in one pass, its comparisons skipped. */
     private final LessOrEqualFusion lessOrEqual;
+    /** Products read by one sum, and constants, evaluated as x·y + z passes. */
+    private final MultiplyAddFusion multiplyAdd;
     /** Per access, the position of each row of the current tile (index access · rowsPerTile + row). */
     private final long[] bases;
     private final boolean[] rowValid;
@@ -112,6 +114,8 @@ final class SegmentEvaluator {
         this.operandFrom = new int[kernel.size()];
         this.inPlace = readInPlace(kernel, members, accessOf, space);
         this.lessOrEqual = new LessOrEqualFusion(kernel, members);
+        this.multiplyAdd = new MultiplyAddFusion(kernel, members, i -> kernel.instruction(i).op() == Op.CONST
+                && accessOf[i] >= 0 && !space.accesses.get(accessOf[i]).masked(), parameters);
         for (int a = 0; a < space.accesses.size(); a++) {
             long[] strides = space.accesses.get(a).strides();
             masked[a] = space.accesses.get(a).masked();
@@ -288,7 +292,7 @@ final class SegmentEvaluator {
         int total = length * rows;
         for (int i : members) {
             Instruction instruction = kernel.instruction(i);
-            if (lessOrEqual.skipped[i]) {
+            if (lessOrEqual.skipped[i] || multiplyAdd.skipped[i]) {
                 continue;
             }
             if (lessOrEqual.lessThanOf[i] >= 0) {
@@ -332,6 +336,8 @@ final class SegmentEvaluator {
                         read(i, instruction, r, start, length);
                     }
                 }
+            } else if (multiplyAdd.plans[i] != null) {
+                multiplyAdd(instruction.dtype(), i, multiplyAdd.plans[i], total);
             } else if (instruction.op() == Op.WHERE) {
                 arithmetic.where(instruction.dtype(), tiles[i], (boolean[]) tiles[instruction.source(0)],
                         tiles[instruction.source(1)], tiles[instruction.source(2)], total);
@@ -343,6 +349,15 @@ final class SegmentEvaluator {
                         y < 0 ? null : operands[y], y < 0 ? 0 : operandFrom[y], null, total);
             }
         }
+    }
+
+    /** One fused x·y + z pass (see {@link MultiplyAddFusion}), tile operands read where their readers would read them. */
+    private void multiplyAdd(DType type, int i, MultiplyAddFusion.Plan plan, int n) {
+        boolean yTile = plan.y() >= 0 && !plan.yNumber();
+        boolean zTile = plan.z() >= 0 && !plan.zNumber();
+        arithmetic.multiplyAdd(type, tiles[i], operands[plan.x()], operandFrom[plan.x()],
+                yTile ? operands[plan.y()] : null, yTile ? operandFrom[plan.y()] : 0, multiplyAdd.number(plan.y(), 1.0),
+                zTile ? operands[plan.z()] : null, zTile ? operandFrom[plan.z()] : 0, multiplyAdd.number(plan.z(), -0.0), n);
     }
 
     /** @return whether the tile's rows of an access lie one after another in its buffer (a unit-stride access) */

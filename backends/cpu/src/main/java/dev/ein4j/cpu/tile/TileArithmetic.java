@@ -59,6 +59,15 @@ final class TileArithmetic {
         }
     }
 
+    /** out = x·y + z over float tiles, y and z tiles (at offsets) or, where null, the numbers b and c (see {@link TileOps}). */
+    void multiplyAdd(DType type, Object out, Object x, int xFrom, Object y, int yFrom, double b, Object z, int zFrom, double c, int n) {
+        if (type == DType.FLOAT32) {
+            ops.multiplyAdd((float[]) x, xFrom, (float[]) y, yFrom, (float) b, (float[]) z, zFrom, (float) c, (float[]) out, n);
+        } else {
+            ops.multiplyAdd((double[]) x, xFrom, (double[]) y, yFrom, b, (double[]) z, zFrom, c, (double[]) out, n);
+        }
+    }
+
     /**
      * @return whether the primitive can read its operands at an offset into a float array (an input
      *     buffer in place): the float binary arithmetic and comparisons

@@ -22,6 +22,13 @@ public interface TileOps {
 
     void equal(float[] x, int xFrom, float[] y, int yFrom, boolean[] out, int n);
 
+    /**
+     * out = x·y + z, rounded after the product and after the sum (not a fused multiply-add: the
+     * values of a MUL then an ADD); y is the number {@code b} where its array is null, z the number
+     * {@code c} where its array is null (see {@link MultiplyAddFusion}).
+     */
+    void multiplyAdd(float[] x, int xFrom, float[] y, int yFrom, float b, float[] z, int zFrom, float c, float[] out, int n);
+
     /** out = x ≤ y (false where either is NaN): a kernel's (x &lt; y) or (x = y) in one pass. */
     void lessOrEqual(float[] x, int xFrom, float[] y, int yFrom, boolean[] out, int n);
 
@@ -56,6 +63,9 @@ public interface TileOps {
     void equal(double[] x, int xFrom, double[] y, int yFrom, boolean[] out, int n);
 
     void lessOrEqual(double[] x, int xFrom, double[] y, int yFrom, boolean[] out, int n);
+
+    /** {@link #multiplyAdd(float[], int, float[], int, float, float[], int, float, float[], int)} in float64. */
+    void multiplyAdd(double[] x, int xFrom, double[] y, int yFrom, double b, double[] z, int zFrom, double c, double[] out, int n);
 
     void where(boolean[] condition, double[] x, double[] y, double[] out, int n);
 

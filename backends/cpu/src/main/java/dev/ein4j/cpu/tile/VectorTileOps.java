@@ -381,4 +381,60 @@ final class VectorTileOps implements TileOps {
         }
         return m;
     }
+
+    @Override
+    public void multiplyAdd(float[] x, int xFrom, float[] y, int yFrom, float b, float[] z, int zFrom, float c, float[] out, int n) {
+        // four loops, so that each is a straight line of vector operations; mul then add, two roundings
+        int i = 0;
+        int bound = F.loopBound(n);
+        if (y != null && z != null) {
+            for (; i < bound; i += F.length()) {
+                FloatVector.fromArray(F, x, xFrom + i).mul(FloatVector.fromArray(F, y, yFrom + i)).add(FloatVector.fromArray(F, z, zFrom + i)).intoArray(out, i);
+            }
+        } else if (y != null) {
+            for (; i < bound; i += F.length()) {
+                FloatVector.fromArray(F, x, xFrom + i).mul(FloatVector.fromArray(F, y, yFrom + i)).add(c).intoArray(out, i);
+            }
+        } else if (z != null) {
+            for (; i < bound; i += F.length()) {
+                FloatVector.fromArray(F, x, xFrom + i).mul(b).add(FloatVector.fromArray(F, z, zFrom + i)).intoArray(out, i);
+            }
+        } else {
+            for (; i < bound; i += F.length()) {
+                FloatVector.fromArray(F, x, xFrom + i).mul(b).add(c).intoArray(out, i);
+            }
+        }
+        for (; i < n; i++) {
+            float product = x[xFrom + i] * (y == null ? b : y[yFrom + i]);
+            out[i] = product + (z == null ? c : z[zFrom + i]);
+        }
+    }
+
+    @Override
+    public void multiplyAdd(double[] x, int xFrom, double[] y, int yFrom, double b, double[] z, int zFrom, double c, double[] out, int n) {
+        // four loops, so that each is a straight line of vector operations; mul then add, two roundings
+        int i = 0;
+        int bound = D.loopBound(n);
+        if (y != null && z != null) {
+            for (; i < bound; i += D.length()) {
+                DoubleVector.fromArray(D, x, xFrom + i).mul(DoubleVector.fromArray(D, y, yFrom + i)).add(DoubleVector.fromArray(D, z, zFrom + i)).intoArray(out, i);
+            }
+        } else if (y != null) {
+            for (; i < bound; i += D.length()) {
+                DoubleVector.fromArray(D, x, xFrom + i).mul(DoubleVector.fromArray(D, y, yFrom + i)).add(c).intoArray(out, i);
+            }
+        } else if (z != null) {
+            for (; i < bound; i += D.length()) {
+                DoubleVector.fromArray(D, x, xFrom + i).mul(b).add(DoubleVector.fromArray(D, z, zFrom + i)).intoArray(out, i);
+            }
+        } else {
+            for (; i < bound; i += D.length()) {
+                DoubleVector.fromArray(D, x, xFrom + i).mul(b).add(c).intoArray(out, i);
+            }
+        }
+        for (; i < n; i++) {
+            double product = x[xFrom + i] * (y == null ? b : y[yFrom + i]);
+            out[i] = product + (z == null ? c : z[zFrom + i]);
+        }
+    }
 }
