@@ -21,6 +21,8 @@ import java.util.List;
  * <p>The space is merged and reordered as for the tile path ({@link Space}), the output being one of
  * its accesses; each row is then filled with the view's pad value outside its mask and copied inside
  * it (one array copy where both sides are unit stride, one fill where the input is broadcast).
+ * A transpose, whose rows are strided on one side and contiguous along an outer dimension there,
+ * is copied in tiles instead ({@link TransposedCopy}).
  */
 public final class Copies {
 
@@ -54,8 +56,15 @@ public final class Copies {
         }
         int[] iteration = shape.length == 0 ? new int[] {1} : shape;
         View view = load.view();
-        Space space = Space.of(iteration, List.of(view), List.of(Shapes.contiguousStrides(iteration)), true);
         HostData input = inputs.get(load.input());
+        List<long[]> outputStrides = List.of(Shapes.contiguousStrides(iteration));
+        TransposedCopy tiled = TransposedCopy.of(Space.plain(iteration, List.of(view), outputStrides, true),
+                load.dtype() == DType.FLOAT32 ? Float.BYTES : Double.BYTES);
+        if (tiled != null) {
+            tiled.run(input, output, pool);
+            return;
+        }
+        Space space = Space.of(iteration, List.of(view), outputStrides, true);
         int tasks = RowWalk.tasks(space, pool);
         long rows = space.rows();
         int length = space.rowLength();

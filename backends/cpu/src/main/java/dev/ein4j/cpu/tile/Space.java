@@ -79,18 +79,30 @@ final class Space {
      *     estimated cheaper
      */
     static Space of(int[] shape, List<View> views, List<long[]> extraStrides, boolean reorder) {
+        return cached(shape, views, extraStrides, reorder, true);
+    }
+
+    /**
+     * @return the merged space of {@link #of(int[], List, List, boolean)} without patterned rows, for
+     *     callers that walk it their own way ({@link TransposedCopy})
+     */
+    static Space plain(int[] shape, List<View> views, List<long[]> extraStrides, boolean reorder) {
+        return cached(shape, views, extraStrides, reorder, false);
+    }
+
+    private static Space cached(int[] shape, List<View> views, List<long[]> extraStrides, boolean reorder, boolean patterns) {
         List<List<Long>> extras = new ArrayList<>(extraStrides.size());
         for (long[] extra : extraStrides) {
             extras.add(java.util.Arrays.stream(extra).boxed().toList());
         }
-        Key key = new Key(java.util.Arrays.stream(shape).boxed().toList(), List.copyOf(views), extras, reorder);
+        Key key = new Key(java.util.Arrays.stream(shape).boxed().toList(), List.copyOf(views), extras, reorder, patterns);
         synchronized (CACHE) {
             Space known = CACHE.get(key);
             if (known != null) {
                 return known;
             }
         }
-        Space space = choose(shape, views, extraStrides, reorder);
+        Space space = patterns ? choose(shape, views, extraStrides, reorder) : merged(shape, views, extraStrides, reorder);
         synchronized (CACHE) {
             CACHE.put(key, space);
         }
@@ -98,7 +110,7 @@ final class Space {
     }
 
     /** What a space is made from. */
-    private record Key(List<Integer> shape, List<View> views, List<List<Long>> extras, boolean reorder) {
+    private record Key(List<Integer> shape, List<View> views, List<List<Long>> extras, boolean reorder, boolean patterns) {
     }
 
     /**

@@ -48,7 +48,15 @@ class CopiesTest {
                 new Case("a scalar", View.contiguous(new int[0]), 1),
                 new Case("one long row (parallel pieces)", View.contiguous(new int[] {200_000}), 200_000),
                 new Case("a large pad (parallel rows)", big.pad(new int[] {0, 0, 2, 2}, new int[] {0, 0, 2, 2}, 0.0), 64 * 32 * 196),
-                new Case("a large transpose", View.contiguous(new int[] {96, 64, 50}).permute(new int[] {1, 2, 0}), 96 * 64 * 50))
+                new Case("a large transpose", View.contiguous(new int[] {96, 64, 50}).permute(new int[] {1, 2, 0}), 96 * 64 * 50),
+                // in tiles (TransposedCopy): sizes that leave partial tiles on both axes
+                new Case("b c h w -> b h w c in tiles", View.contiguous(new int[] {3, 40, 9, 11}).permute(new int[] {0, 2, 3, 1}), 11_880),
+                new Case("a 1000 x 37 matrix transposed in tiles", View.contiguous(new int[] {1000, 37}).permute(new int[] {1, 0}), 37_000),
+                new Case("a 37 x 1000 matrix transposed in tiles", View.contiguous(new int[] {37, 1000}).permute(new int[] {1, 0}), 37_000),
+                new Case("a transpose flipped along its row, in tiles", View.contiguous(new int[] {300, 70}).permute(new int[] {1, 0})
+                        .flip(new boolean[] {false, true}), 21_000),
+                new Case("a slice transposed, in tiles", View.contiguous(new int[] {200, 90}).shrink(new int[] {5, 20}, new int[] {180, 90})
+                        .permute(new int[] {1, 0}), 18_000))
                 .flatMap(c -> Stream.of(Arguments.of(c, DType.FLOAT32), Arguments.of(c, DType.FLOAT64)));
     }
 
