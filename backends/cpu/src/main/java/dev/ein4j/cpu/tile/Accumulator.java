@@ -60,18 +60,18 @@ final class Accumulator {
     }
 
     /**
-     * Adds whole rows of a tile: row r (of {@code length} elements) to the accumulators from
-     * bases[first + r] + start·stride on, by stride.
+     * Adds whole rows of a tile, or of an input read in place: row r (of {@code length} elements,
+     * from {@code from + r·length}) to the accumulators from bases[first + r] + start·stride on, by stride.
      */
-    void addRows(Object tile, int rows, int length, long[] bases, int first, int start, int stride) {
+    void addRows(Object tile, int from, int rows, int length, long[] bases, int first, int start, int stride) {
         if (floats != null && stride != 0 && tile instanceof float[] f) {
             for (int r = 0; r < rows; r++) {
-                addFloats(f, r * length, length, (int) (bases[first + r] + (long) start * stride), stride);
+                addFloats(f, from + r * length, length, (int) (bases[first + r] + (long) start * stride), stride);
             }
             return;
         }
         for (int r = 0; r < rows; r++) {
-            add(tile, r * length, length, (int) (bases[first + r] + (long) start * stride), stride);
+            add(tile, from + r * length, length, (int) (bases[first + r] + (long) start * stride), stride);
         }
     }
 

@@ -112,7 +112,7 @@ final class SegmentEvaluator {
         this.filled = new int[kernel.size()];
         this.operands = tiles.clone();
         this.operandFrom = new int[kernel.size()];
-        this.inPlace = readInPlace(kernel, members, accessOf, space);
+        this.inPlace = readInPlace(kernel, segment, members, accessOf, space);
         this.lessOrEqual = new LessOrEqualFusion(kernel, members);
         this.multiplyAdd = new MultiplyAddFusion(kernel, members, i -> kernel.instruction(i).op() == Op.CONST
                 && accessOf[i] >= 0 && !space.accesses.get(accessOf[i]).masked(), parameters);
@@ -135,9 +135,12 @@ final class SegmentEvaluator {
      * can be read in place wherever the tile's rows are adjacent in the input (one row, or rows of
      * a contiguous tensor): its tile is then the input's own array from the first row's position,
      * with no copy (a copy per load made a plain add of two 12.8 MB arrays 2.2x slower than
-     * the loop alone). The segment's root, the kernel's outputs and anything reduced keep tiles.
+     * the loop alone). A reduction's source may be read in place too (the accumulators take
+     * {@link #operand} at {@link #operandFrom}: a row max or sum of an input reads it once, with
+     * no copy into a tile). The kernel's outputs, and the root of a segment whose caller reads
+     * {@link #tile} (an elementwise kernel, a prologue), keep tiles.
      */
-    private static boolean[] readInPlace(Kernel kernel, int[] members, int[] accessOf, Space space) {
+    private static boolean[] readInPlace(Kernel kernel, Kernel.Segment segment, int[] members, int[] accessOf, Space space) {
         boolean[] inPlace = new boolean[kernel.size()];
         boolean[] member = new boolean[kernel.size()];
         for (int i : members) {
@@ -151,7 +154,8 @@ final class SegmentEvaluator {
         for (int j = 0; j < kernel.size(); j++) {
             Instruction reader = kernel.instruction(j);
             boolean readsInPlace = member[j] && !reader.isReduction()
-                    && TileArithmetic.readsInPlace(reader.op(), reader.sourceCount() > 0 ? kernel.instruction(reader.source(0)).dtype() : null);
+                    && TileArithmetic.readsInPlace(reader.op(), reader.sourceCount() > 0 ? kernel.instruction(reader.source(0)).dtype() : null)
+                    || segment == Kernel.Segment.REDUCE_SOURCE && reader.isReduction() && reader.op() != Op.CONTRACT;
             for (int k = 0; k < reader.sourceCount(); k++) {
                 if (!readsInPlace) {
                     inPlace[reader.source(k)] = false;
@@ -161,7 +165,7 @@ final class SegmentEvaluator {
         for (int output : kernel.outputIndices()) {
             inPlace[output] = false;
         }
-        if (members.length > 0) {
+        if (members.length > 0 && segment != Kernel.Segment.REDUCE_SOURCE) {
             inPlace[members[members.length - 1]] = false;
         }
         return inPlace;
@@ -203,9 +207,23 @@ final class SegmentEvaluator {
         this.reductionValues = values;
     }
 
-    /** @param index an instruction of the segment; @return its tile */
+    /** @param index an instruction of the segment; @return its tile (never an input read in place) */
     Object tile(int index) {
         return tiles[index];
+    }
+
+    /**
+     * @param index an instruction of the segment
+     * @return what its readers read for the current tile: its tile, or the input's array where it is
+     *     read in place (rows one after another from {@link #operandFrom})
+     */
+    Object operand(int index) {
+        return operands[index];
+    }
+
+    /** @return where {@link #operand} holds the current tile's first element */
+    int operandFrom(int index) {
+        return operandFrom[index];
     }
 
     /** @return the position of a further access (an accumulator, the output) at row 0 of the tile */

@@ -232,9 +232,9 @@ public final class TileKernels {
             evaluator.beginRows(outer, rows);
             evaluator.evaluate(rowFlat, start, length);
             for (int r = 0; r < reductionIndices.length; r++) {
-                Object tile = evaluator.tile(kernel.instruction(reductionIndices[r]).source(0));
-                partials[slot][r].addRows(tile, rows, length, evaluator.bases(), evaluator.extraBaseIndex(0), start,
-                        (int) evaluator.extraStride(0));
+                int source = kernel.instruction(reductionIndices[r]).source(0);
+                partials[slot][r].addRows(evaluator.operand(source), evaluator.operandFrom(source), rows, length,
+                        evaluator.bases(), evaluator.extraBaseIndex(0), start, (int) evaluator.extraStride(0));
             }
         });
         SegmentEvaluator.releaseAll(evaluators); // not after a failure: a task might still hold its tiles
