@@ -551,7 +551,11 @@ public final class Tensor implements AutoCloseable {
         return Elementwise.cos(this);
     }
 
-    /** @return erf x, Cody's rational approximations (double precision) */
+    /**
+     * @return erf x: Cody's rational approximations (double precision) for float64; for float32
+     *     the same near 0 and, beyond 0.46875, 1 − erfc by one Chebyshev-fitted formula whose
+     *     relative error is below float32's epsilon
+     */
     public Tensor erf() {
         return SpecialFunctions.erf(this);
     }
@@ -624,7 +628,7 @@ public final class Tensor implements AutoCloseable {
         return Activations.silu(this);
     }
 
-    /** @return x·Φ(x), the exact GELU (Φ by erfc, accurate in the tails) */
+    /** @return x·Φ(x), the exact GELU (Φ by erfc, accurate in the tails; erfc as in {@link #erf()}) */
     public Tensor gelu() {
         return Activations.gelu(this);
     }
