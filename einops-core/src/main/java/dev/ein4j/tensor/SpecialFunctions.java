@@ -13,8 +13,8 @@ import dev.ein4j.ir.Op;
  * <p>float32 tensors take a shorter road to erfc: one Chebyshev-fitted formula for every y ≥ 0
  * (Press et al., <i>Numerical Recipes</i>, §6.2), erfc(y) ≈ t·e^(−y² + S(t)) with t = 1/(1 + y/2)
  * and S a polynomial of degree 9, whose fractional error is below 1.2·10⁻⁷ (float32's epsilon)
- * everywhere. It is about 30 primitives where the three intervals are about 75, and it is what an
- * exact GELU in float32 costs (a ViT's MLP epilogue: 176 instructions before, about 40 after).
+ * everywhere. It is about 30 primitives where the three intervals are about 75: an exact GELU in
+ * float32 (a ViT's MLP epilogue) is 61 kernel instructions, 19 of them constants, instead of 176.
  */
 final class SpecialFunctions {
 

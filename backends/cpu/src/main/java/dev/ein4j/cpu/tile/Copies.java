@@ -58,13 +58,14 @@ public final class Copies {
         View view = load.view();
         HostData input = inputs.get(load.input());
         List<long[]> outputStrides = List.of(Shapes.contiguousStrides(iteration));
-        TransposedCopy tiled = TransposedCopy.of(Space.plain(iteration, List.of(view), outputStrides, true),
-                load.dtype() == DType.FLOAT32 ? Float.BYTES : Double.BYTES);
+        Space space = Space.of(iteration, List.of(view), outputStrides, true);
+        // a space without patterned rows is the plain one already; only a patterned one is asked again
+        Space plain = space.accesses.get(0).patterned() ? Space.plain(iteration, List.of(view), outputStrides, true) : space;
+        TransposedCopy tiled = TransposedCopy.of(plain, load.dtype() == DType.FLOAT32 ? Float.BYTES : Double.BYTES);
         if (tiled != null) {
             tiled.run(input, output, pool);
             return;
         }
-        Space space = Space.of(iteration, List.of(view), outputStrides, true);
         int tasks = RowWalk.tasks(space, pool);
         long rows = space.rows();
         int length = space.rowLength();

@@ -33,19 +33,15 @@ final class LessOrEqualFusion {
         for (int i : members) {
             member[i] = true;
         }
-        int[] readers = new int[size];
+        int[] readers = MultiplyAddFusion.readers(kernel);
         int[] fusedReaders = new int[size];
-        for (int i = 0; i < size; i++) { // readers anywhere in the kernel: a reduction reads its source from another segment
+        for (int i = 0; i < size; i++) {
             Instruction instruction = kernel.instruction(i);
             int lessThan = member[i] ? lessThanIn(kernel, instruction, member) : -1;
             lessThanOf[i] = lessThan;
-            for (int k = 0; k < instruction.sourceCount(); k++) {
-                readers[instruction.source(k)]++;
-                fusedReaders[instruction.source(k)] += lessThan >= 0 ? 1 : 0;
+            for (int k = 0; k < instruction.sourceCount() && lessThan >= 0; k++) {
+                fusedReaders[instruction.source(k)]++;
             }
-        }
-        for (int output : kernel.outputIndices()) {
-            readers[output]++; // written out: evaluated
         }
         for (int i : members) {
             skipped[i] = readers[i] > 0 && readers[i] == fusedReaders[i];

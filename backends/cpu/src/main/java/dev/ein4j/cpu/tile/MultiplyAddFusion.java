@@ -95,8 +95,11 @@ final class MultiplyAddFusion {
         return index < 0 ? identity : numbers[index];
     }
 
-    /** Readers anywhere in the kernel (a reduction reads its source from another segment); an output counts as one. */
-    private static int[] readers(Kernel kernel) {
+    /**
+     * @return per instruction, its readers anywhere in the kernel (a reduction reads its source from
+     *     another segment), an output counting as one; {@link LessOrEqualFusion} counts the same way
+     */
+    static int[] readers(Kernel kernel) {
         int[] readers = new int[kernel.size()];
         for (int i = 0; i < kernel.size(); i++) {
             Instruction instruction = kernel.instruction(i);
@@ -114,7 +117,7 @@ final class MultiplyAddFusion {
     private static boolean floatArithmetic(Kernel kernel, Instruction instruction) {
         DType type = instruction.dtype();
         return (instruction.op() == Op.ADD || instruction.op() == Op.MUL) && (type == DType.FLOAT32 || type == DType.FLOAT64)
-                && instruction.sourceCount() == 2 && !instruction.isReduction()
+                && instruction.sourceCount() == 2
                 && kernel.instruction(instruction.source(0)).dtype() == type && kernel.instruction(instruction.source(1)).dtype() == type;
     }
 

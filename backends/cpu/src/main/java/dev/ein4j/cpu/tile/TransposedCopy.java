@@ -111,14 +111,14 @@ final class TransposedCopy {
     /** target[t + j·tj + r·tr] = source[s + j·sj + r·sr] for j below rows and r below count, r innermost. */
     private static void move(HostData source, long s, long sj, long sr, HostData target, long t, long tj, long tr,
                              int rows, int count) {
+        int sourceStep = (int) sr;
+        int targetStep = (int) tr;
         if (source instanceof HostData.Float32 f) {
             float[] x = f.values();
             float[] y = ((HostData.Float32) target).values();
             for (int j = 0; j < rows; j++) {
                 int from = (int) (s + j * sj);
                 int to = (int) (t + j * tj);
-                int sourceStep = (int) sr;
-                int targetStep = (int) tr;
                 for (int r = 0; r < count; r++, from += sourceStep, to += targetStep) {
                     y[to] = x[from];
                 }
@@ -129,8 +129,6 @@ final class TransposedCopy {
             for (int j = 0; j < rows; j++) {
                 int from = (int) (s + j * sj);
                 int to = (int) (t + j * tj);
-                int sourceStep = (int) sr;
-                int targetStep = (int) tr;
                 for (int r = 0; r < count; r++, from += sourceStep, to += targetStep) {
                     y[to] = x[from];
                 }
