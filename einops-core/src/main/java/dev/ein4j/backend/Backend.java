@@ -83,6 +83,30 @@ public interface Backend {
     void execute(Kernel kernel, List<DeviceBuffer> outputs, List<DeviceBuffer> inputs, Parameters parameters);
 
     /**
+     * Runs consecutive kernels that the runtime found to be <em>row-local</em>: their results are
+     * those of {@link #execute executing} them one after another, and a backend may instead interleave
+     * them over blocks of rows, running every kernel on rows [a, b) before any runs on the next block,
+     * so that what the block reads stays in cache between the kernels (a softmax's row maxima, sums of
+     * exponentials and scaled exponentials over one read of its input from memory).
+     *
+     * <p>What the runtime guarantees: each kernel is elementwise or a reduction (no contraction, gather
+     * or scatter), and its iteration space (a reduction's source shape, else the output shape) has
+     * leading dimensions whose product is {@code rows}; a reduction reduces none of them. Row g of a
+     * kernel is flat range [g·n/rows, (g+1)·n/rows) of its iteration space and of each of its outputs
+     * (n their sizes). A kernel reads an earlier kernel's output only within the same row; no call
+     * writes a buffer that it or an earlier call reads (no in-place update), and no buffer is written twice.
+     * The default runs the calls in order.
+     *
+     * @param calls the kernels in submission order (two or more)
+     * @param rows how many rows they share (at least 2)
+     */
+    default void executeRowBlocks(List<KernelCall> calls, long rows) {
+        for (KernelCall call : calls) {
+            execute(call.kernel(), call.outputs(), call.inputs(), call.parameters());
+        }
+    }
+
+    /**
      * Whether buffers must come back through {@link #release} even when the tensors holding them
      * are garbage collected (native or device memory, a pool). A backend whose buffers are plain
      * heap arrays answers false: results are then left to the garbage collector, with no cleaner

@@ -2,6 +2,7 @@ package dev.ein4j.runtime;
 
 import dev.ein4j.backend.Backend;
 import dev.ein4j.backend.DeviceBuffer;
+import dev.ein4j.backend.KernelCall;
 import dev.ein4j.ir.DType;
 import dev.ein4j.ir.Node;
 import dev.ein4j.kernel.HostData;
@@ -50,36 +51,37 @@ final class Executor {
                 }
             }
             List<Launch> launches = schedule.launches;
-            for (int i = 0; i < launches.size(); i++) {
-                Launch launch = launches.get(i);
-                List<DeviceBuffer> outputs = new ArrayList<>(launch.outputs().size());
-                for (Value output : launch.outputs()) {
-                    DeviceBuffer buffer = buffers[output.id]; // set already: a scatter updates its base's copy
-                    if (buffer == null) {
-                        buffer = output.into >= 0 ? walk.leafData.get(output.into).storage().buffer()
-                                : planner.take(output.dtype, output.size);
-                        if (output.into < 0) {
-                            inUse.add(buffer);
-                        }
-                        buffers[output.id] = buffer;
-                    }
-                    outputs.add(buffer);
+            int nextGroup = 0;
+            for (int i = 0; i < launches.size(); ) {
+                RowGroups.Group group = nextGroup < schedule.rowGroups.size() ? schedule.rowGroups.get(nextGroup) : null;
+                int last = group != null && group.first() == i ? group.last() : i;
+                if (last == i) {
+                    Launch launch = launches.get(i);
+                    backend.execute(launch.kernel(), outputs(launch, walk, buffers, inUse, planner), inputs(launch, buffers),
+                            launch.parameters(parameters));
+                    finishLaunch(launch, i, buffers, inUse, planner);
+                    i++;
+                    continue;
                 }
-                List<DeviceBuffer> inputs = new ArrayList<>(launch.inputs().size());
-                for (Value input : launch.inputs()) {
-                    inputs.add(buffers[input.id]);
+                nextGroup++;
+                // every output of a run is taken before any input goes back: no buffer is reused inside it
+                List<KernelCall> calls = new ArrayList<>(last - i + 1);
+                for (int j = i; j <= last; j++) {
+                    Launch launch = launches.get(j);
+                    calls.add(new KernelCall(launch.kernel(), outputs(launch, walk, buffers, inUse, planner),
+                            inputs(launch, buffers), launch.parameters(parameters)));
                 }
-                backend.execute(launch.kernel(), outputs, inputs, launch.parameters(parameters));
-                for (Value input : launch.inputs()) {
-                    if (input.lastUse == i) {
-                        finish(input, buffers, inUse, planner);
-                    }
-                }
-                for (Value output : launch.outputs()) {
-                    if (output.lastUse < 0 || output.lastUse == i) {
-                        finish(output, buffers, inUse, planner); // written, never read: an unused extra output
+                if (!updatesInPlace(calls)) {
+                    backend.executeRowBlocks(calls, group.rows());
+                } else {
+                    for (KernelCall call : calls) {
+                        backend.execute(call.kernel(), call.outputs(), call.inputs(), call.parameters());
                     }
                 }
+                for (int j = i; j <= last; j++) {
+                    finishLaunch(launches.get(j), j, buffers, inUse, planner);
+                }
+                i = last + 1;
             }
             bind(schedule, walk, backend, buffers);
             RuntimeContext.global().countLaunches(launches.size());
@@ -88,6 +90,64 @@ final class Executor {
             planner.releaseAll();
             if (!done) {
                 inUse.forEach(backend::release); // a failed submission: nothing of this realization survives
+            }
+        }
+    }
+
+    private static List<DeviceBuffer> outputs(Launch launch, GraphWalk walk, DeviceBuffer[] buffers, Set<DeviceBuffer> inUse,
+                                              MemoryPlanner planner) {
+        List<DeviceBuffer> outputs = new ArrayList<>(launch.outputs().size());
+        for (Value output : launch.outputs()) {
+            DeviceBuffer buffer = buffers[output.id]; // set already: a scatter updates its base's copy
+            if (buffer == null) {
+                buffer = output.into >= 0 ? walk.leafData.get(output.into).storage().buffer() : planner.take(output.dtype, output.size);
+                if (output.into < 0) {
+                    inUse.add(buffer);
+                }
+                buffers[output.id] = buffer;
+            }
+            outputs.add(buffer);
+        }
+        return outputs;
+    }
+
+    private static List<DeviceBuffer> inputs(Launch launch, DeviceBuffer[] buffers) {
+        List<DeviceBuffer> inputs = new ArrayList<>(launch.inputs().size());
+        for (Value input : launch.inputs()) {
+            inputs.add(buffers[input.id]);
+        }
+        return inputs;
+    }
+
+    /**
+     * Whether a call writes a buffer that it or an earlier call reads, or that another call writes (an
+     * assignment into a tensor the run reads): interleaved over rows, the earlier call's later rows would
+     * see the new values. Later calls read earlier results row by row, as {@link RowGroups} checked.
+     */
+    private static boolean updatesInPlace(List<KernelCall> calls) {
+        Set<DeviceBuffer> read = Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<DeviceBuffer> written = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (KernelCall call : calls) {
+            read.addAll(call.inputs());
+            for (DeviceBuffer output : call.outputs()) {
+                if (read.contains(output) || !written.add(output)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Gives back what launch {@code index} was the last to read, and its outputs that nothing reads. */
+    private static void finishLaunch(Launch launch, int index, DeviceBuffer[] buffers, Set<DeviceBuffer> inUse, MemoryPlanner planner) {
+        for (Value input : launch.inputs()) {
+            if (input.lastUse == index) {
+                finish(input, buffers, inUse, planner);
+            }
+        }
+        for (Value output : launch.outputs()) {
+            if (output.lastUse < 0 || output.lastUse == index) {
+                finish(output, buffers, inUse, planner); // written, never read: an unused extra output
             }
         }
     }

@@ -88,6 +88,8 @@ final class Schedule {
     final List<Value> values = new ArrayList<>();
     final List<Launch> launches = new ArrayList<>();
     final List<Binding> bindings = new ArrayList<>();
+    /** Runs of launches a backend may interleave over blocks of rows ({@link RowGroups}), set once the launches are final. */
+    List<RowGroups.Group> rowGroups = List.of();
 
     Value leaf(Origin origin, DType dtype, int[] shape, int leaf) {
         Value value = new Value(values.size(), origin, dtype, shape, leaf);
@@ -207,6 +209,10 @@ final class Schedule {
                 }
                 text.append('\n');
             }
+        }
+        for (RowGroups.Group group : rowGroups) {
+            text.append("kernels ").append(group.first() + 1).append('-').append(group.last() + 1).append(" share ")
+                    .append(group.rows()).append(" rows: a backend may run them block by block\n");
         }
         for (Binding binding : bindings) {
             text.append("result ").append(Arrays.toString(binding.view().shape())).append(" = ").append(binding.value().label())

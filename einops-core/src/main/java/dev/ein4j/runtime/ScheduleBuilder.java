@@ -68,6 +68,7 @@ final class ScheduleBuilder {
             Assignments.plan(builder.schedule, builder.results(wanted), assignTargets, walk);
         }
         builder.bindExtras();
+        builder.schedule.rowGroups = RowGroups.find(builder.schedule.launches);
         return builder.schedule;
     }
 

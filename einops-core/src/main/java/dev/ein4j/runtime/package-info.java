@@ -10,7 +10,10 @@
  * consumer's kernel (its class comment states the fusion rules), the {@code ScheduleBuilder} emits one
  * kernel per group with movement folded into views, every buffer is checked against the backend's
  * limits before anything runs, and the {@code Executor} submits the kernels in order with buffers
- * reused by liveness. {@link dev.ein4j.runtime.Realizer#explain} prints the kernel list without
+ * reused by liveness. Consecutive kernels that share leading rows and read each other's results only
+ * within a row ({@code RowGroups}: a softmax's three, a layer norm's) are handed over together
+ * ({@link dev.ein4j.backend.Backend#executeRowBlocks}), so that a backend may run them block by
+ * block while the block is in cache. {@link dev.ein4j.runtime.Realizer#explain} prints the kernel list without
  * running it. {@link dev.ein4j.runtime.RuntimeContext} holds the runtime's process-wide settings and
  * counters.
  *
