@@ -3,8 +3,10 @@ package dev.ein4j.cpu;
 import dev.ein4j.backend.Backend;
 import dev.ein4j.backend.BackendCapabilities;
 import dev.ein4j.backend.DeviceBuffer;
+import dev.ein4j.backend.KernelCall;
 import dev.ein4j.cpu.gemm.Gemm;
 import dev.ein4j.cpu.tile.Copies;
+import dev.ein4j.cpu.tile.RowBlocks;
 import dev.ein4j.cpu.tile.TileKernels;
 import dev.ein4j.cpu.tile.TileOps;
 import dev.ein4j.error.EinopsException;
@@ -37,6 +39,7 @@ public final class CpuBackend implements Backend {
     private final BufferPool pool = new BufferPool(Runtime.getRuntime().maxMemory() / 4, capabilities.memoryBytes());
     private final WorkerPool workers = WorkerPool.shared();
     private final TileKernels tiles = new TileKernels(TileOps.get(), workers);
+    private final RowBlocks rowBlocks = new RowBlocks(TileOps.get(), workers);
     private final Copies copies = new Copies(workers);
     private final ContractRunner contractions = new ContractRunner(Gemm.get(), tiles, pool);
     private final ReductionRewrites reductions = new ReductionRewrites();
@@ -85,6 +88,11 @@ public final class CpuBackend implements Backend {
         return pool.allocations();
     }
 
+    /** @return how many runs of row-local kernels were executed block by block ({@link RowBlocks}) */
+    public long rowBlockRuns() {
+        return rowBlocks.runs();
+    }
+
     @Override
     public DeviceBuffer allocate(DType dtype, long size) {
         if (size < 0 || size > capabilities.maxBufferElements()) {
@@ -123,14 +131,8 @@ public final class CpuBackend implements Backend {
 
     @Override
     public void execute(Kernel kernel, List<DeviceBuffer> outputs, List<DeviceBuffer> inputs, Parameters parameters) {
-        List<HostData> out = new ArrayList<>(outputs.size());
-        for (DeviceBuffer output : outputs) {
-            out.add(live(output).data);
-        }
-        List<HostData> arrays = new ArrayList<>(inputs.size());
-        for (DeviceBuffer input : inputs) {
-            arrays.add(live(input).data);
-        }
+        List<HostData> out = data(outputs);
+        List<HostData> arrays = data(inputs);
         long start = TRACE ? System.nanoTime() : 0;
         String path;
         if (kernel.isIndexed()) {
@@ -158,6 +160,46 @@ public final class CpuBackend implements Backend {
                     java.util.Arrays.toString(kernel.outputShape()) + " <- " + inputs.size() + " inputs, " + kernel.size()
                             + " instructions");
         }
+    }
+
+    /**
+     * Runs the calls block by block over their rows ({@link RowBlocks}) where their buffers do not fit
+     * in L2 together, else one by one.
+     */
+    @Override
+    public void executeRowBlocks(List<KernelCall> calls, long rows) {
+        List<Kernel> kernels = new ArrayList<>(calls.size());
+        List<List<HostData>> outputs = new ArrayList<>(calls.size());
+        List<List<HostData>> inputs = new ArrayList<>(calls.size());
+        List<Parameters> parameters = new ArrayList<>(calls.size());
+        for (KernelCall call : calls) {
+            Kernel kernel = call.kernel();
+            if (Copies.supports(kernel)) {
+                Backend.super.executeRowBlocks(calls, rows); // a copy has loops of its own (transposes in tiles)
+                return;
+            }
+            kernels.add(reductions.runnable(kernel));
+            outputs.add(data(call.outputs()));
+            inputs.add(data(call.inputs()));
+            parameters.add(call.parameters());
+        }
+        long start = TRACE ? System.nanoTime() : 0;
+        if (!RowBlocks.supports(kernels) || !rowBlocks.run(kernels, outputs, inputs, parameters, rows)) {
+            Backend.super.executeRowBlocks(calls, rows);
+            return;
+        }
+        if (TRACE) {
+            System.err.printf("ein4j.cpu.trace %8.3f ms  %-11s %-11s %s%n", (System.nanoTime() - start) / 1e6, "rows",
+                    kernels.size() + " kernels", rows + " rows <- " + kernels.get(0).outputShape().length + "-d");
+        }
+    }
+
+    private static List<HostData> data(List<DeviceBuffer> buffers) {
+        List<HostData> data = new ArrayList<>(buffers.size());
+        for (DeviceBuffer buffer : buffers) {
+            data.add(live(buffer).data);
+        }
+        return data;
     }
 
     /** {@code -Dein4j.cpu.trace=true}: one line per kernel on stderr (time, path, kind, shape). */

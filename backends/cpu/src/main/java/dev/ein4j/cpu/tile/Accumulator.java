@@ -146,10 +146,15 @@ final class Accumulator {
     Object results(DType result) {
         int count = floats != null ? floats.length : integers.length;
         Object values = TileArena.SHARED.take(result, count);
-        for (int i = 0; i < count; i++) {
+        resultsInto(values, result, 0, count);
+        return values;
+    }
+
+    /** Writes the results at positions [from, from + count), rounded to the reduction's type, into values (tile-typed) at the same positions. */
+    void resultsInto(Object values, DType result, int from, int count) {
+        for (int i = from; i < from + count; i++) {
             double value = floats != null ? floats[i] : (int) integers[i];
             Tiles.set(values, i, result.round(value));
         }
-        return values;
     }
 }

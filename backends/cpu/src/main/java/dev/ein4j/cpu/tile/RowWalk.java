@@ -110,7 +110,39 @@ final class RowWalk {
         }
     }
 
-    private static void setOuter(Space space, int[] outer, long row) {
+    /**
+     * Walks flat positions [from, to) of a space in its own (row-major, not reordered) order on the
+     * calling thread: whole rows grouped as {@link #run} groups them where the range covers them, the
+     * rest tile by tile; the consumer's task is 0.
+     */
+    static void walkFlat(Space space, long from, long to, TileConsumer consumer) {
+        int rowLength = space.rowLength();
+        if (rowLength == 0 || from >= to) {
+            return;
+        }
+        int group = rowsPerTile(space);
+        int[] outer = new int[space.outerRank()];
+        long at = from;
+        while (at < to) {
+            long row = at / rowLength;
+            long rowFlat = row * rowLength;
+            setOuter(space, outer, row);
+            if (group > 1 && at == rowFlat && to - at >= rowLength) {
+                int rows = (int) Math.min(group, (to - at) / rowLength);
+                consumer.accept(0, outer, rowFlat, 0, rowLength, rows);
+                at += (long) rows * rowLength;
+                continue;
+            }
+            long rowEnd = Math.min(to, rowFlat + rowLength);
+            while (at < rowEnd) {
+                int length = (int) Math.min(SegmentEvaluator.TILE, rowEnd - at);
+                consumer.accept(0, outer, rowFlat, (int) (at - rowFlat), length, 1);
+                at += length;
+            }
+        }
+    }
+
+    static void setOuter(Space space, int[] outer, long row) {
         long remainder = row;
         for (int k = outer.length - 1; k >= 0; k--) {
             outer[k] = (int) (remainder % space.shape[k]);

@@ -194,16 +194,8 @@ public final class TileKernels {
         int[] reductionIndices = kernel.reductionIndices();
         Instruction first = kernel.instruction(reductionIndices[0]);
         int[] shape = kernel.instruction(first.source(0)).shape();
-        int[] reduced = shape.clone();
-        for (int axis : first.axes()) {
-            reduced[axis] = 1;
-        }
-        long[] accumulatorStrides = Shapes.contiguousStrides(reduced);
-        for (int axis : first.axes()) {
-            accumulatorStrides[axis] = 0;
-        }
-        int count = (int) Shapes.size(reduced);
-        List<long[]> extras = List.of(accumulatorStrides);
+        int count = (int) first.size();
+        List<long[]> extras = List.of(RowBlocks.accumulatorStrides(shape, first.axes()));
         SegmentEvaluator firstEvaluator = new SegmentEvaluator(kernel, Kernel.Segment.REDUCE_SOURCE, shape, extras, inputs,
                 parameters, ops, true);
         Space space = firstEvaluator.space();

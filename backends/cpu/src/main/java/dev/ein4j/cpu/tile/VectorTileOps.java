@@ -230,11 +230,24 @@ final class VectorTileOps implements TileOps {
 
     @Override
     public float max(float[] x, int offset, int n, float initial) {
+        // four running maxima: one chain waits on each max's latency (Math.max semantics take several
+        // instructions), four keep the loop at load speed; the maximum is the same in any order
         FloatVector acc = FloatVector.broadcast(F, initial);
+        FloatVector acc1 = acc;
+        FloatVector acc2 = acc;
+        FloatVector acc3 = acc;
         int i = 0;
-        for (int bound = F.loopBound(n); i < bound; i += F.length()) {
+        int step = F.length();
+        for (int bound = n - 4 * step; i <= bound; i += 4 * step) {
+            acc = acc.max(FloatVector.fromArray(F, x, offset + i));
+            acc1 = acc1.max(FloatVector.fromArray(F, x, offset + i + step));
+            acc2 = acc2.max(FloatVector.fromArray(F, x, offset + i + 2 * step));
+            acc3 = acc3.max(FloatVector.fromArray(F, x, offset + i + 3 * step));
+        }
+        for (int bound = F.loopBound(n); i < bound; i += step) {
             acc = acc.max(FloatVector.fromArray(F, x, offset + i));
         }
+        acc = acc.max(acc1).max(acc2.max(acc3));
         float m = initial;
         for (float lane : acc.toArray()) {
             m = Math.max(m, lane);
