@@ -63,6 +63,19 @@ class RowBlocksTest {
     }
 
     @Test
+    void anAssignmentIntoATensorTheRunReadsAcrossRowsRunsKernelByKernel() {
+        // x[i, j] <- x[i, j] * max over column i of x: the product is written into x row block by row
+        // block, while a later block's column maxima read every row of x; interleaved, they would read products
+        UnaryOperator<Tensor> update = x -> x.mul(x.permute(1, 0).max(new int[] {1}, true));
+        Backends.use(ReferenceBackend.NAME);
+        Tensor expected = update.apply(Tensor.randn(new Generator(9), 1024, 1024)).realize();
+        Backends.use(CpuBackend.NAME);
+        Tensor x = Tensor.randn(new Generator(9), 1024, 1024).realize();
+        x.assign(update.apply(x));
+        Agreement.compare("x <- x * column maxima", expected, x, CpuBackend.NAME);
+    }
+
+    @Test
     void smallRunsAreLeftToTheKernelsOneByOne() {
         CpuBackend cpu = (CpuBackend) Backends.use(CpuBackend.NAME);
         Tensor x = Tensor.randn(new Generator(3), 64, 100).realize();

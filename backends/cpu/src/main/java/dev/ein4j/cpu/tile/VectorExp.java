@@ -12,8 +12,8 @@ import jdk.incubator.vector.VectorOperators;
  * <p>x = n·ln 2 + r with n = round(x·log<sub>2</sub>e) and |r| ≤ ln 2 / 2 (ln 2 split in two parts so
  * that r is exact), e<sup>r</sup> by its degree-7 Taylor polynomial (truncation error below 6·10⁻⁹,
  * under a tenth of float32's epsilon), and 2<sup>n</sup> applied as two normal powers of two so that
- * results near the overflow and subnormal ends round once. NaN stays NaN, +∞ gives +∞, and inputs
- * below −104 (where e<sup>x</sup> is under half the smallest subnormal) give +0.
+ * results near the overflow and subnormal ends round once. NaN stays NaN, inputs above 89 (+∞ too) give
+ * +∞, and inputs below −104 (where e<sup>x</sup> is under half the smallest subnormal) give +0.
  */
 final class VectorExp {
 
@@ -31,10 +31,11 @@ final class VectorExp {
     }
 
     static FloatVector exp(FloatVector x) {
-        FloatVector clamped = x.max(LOWEST).min(HIGHEST); // NaN stays NaN
-        FloatVector shifted = clamped.fma(LOG2E, ROUNDER); // n + 1.5·2²³: n sits in the low mantissa bits
+        // No clamp (Java's max and min take several instructions each, NaN and −0 rules): lanes below
+        // LOWEST or above HIGHEST compute meaningless bits that the two blends at the end replace.
+        FloatVector shifted = x.fma(LOG2E, ROUNDER); // n + 1.5·2²³: n sits in the low mantissa bits
         FloatVector n = shifted.sub(ROUNDER);
-        FloatVector r = clamped.add(n.mul(-LN2_HIGH)); // exact: n has at most 8 bits, LN2_HIGH 9
+        FloatVector r = n.fma(x.broadcast(-LN2_HIGH), x); // exact, as x + n·(−LN2_HIGH): n has at most 8 bits, LN2_HIGH 9
         r = r.add(n.mul(-LN2_LOW));
         FloatVector p = r.fma(x.broadcast(1f / 5040), x.broadcast(1f / 720));
         p = p.fma(r, x.broadcast(1f / 120));
@@ -48,7 +49,8 @@ final class VectorExp {
         IntVector whole = ((IntVector) shifted.reinterpretAsInts()).sub(ROUNDER_BITS);
         IntVector half = whole.lanewise(VectorOperators.ASHR, 1);
         FloatVector result = p.mul(powerOfTwo(half)).mul(powerOfTwo(whole.sub(half)));
-        return result.blend(0f, x.compare(VectorOperators.LT, LOWEST));
+        return result.blend(0f, x.compare(VectorOperators.LT, LOWEST))
+                .blend(Float.POSITIVE_INFINITY, x.compare(VectorOperators.GT, HIGHEST)); // NaN compares false: stays NaN
     }
 
     /** @return 2^e for exponents in [−126, 127], built from the float's exponent bits */
