@@ -2,6 +2,7 @@ package dev.ein4j.cpu.tile;
 
 import dev.ein4j.ir.DType;
 import dev.ein4j.ir.Op;
+import dev.ein4j.ir.Shapes;
 import dev.ein4j.kernel.Arithmetic;
 import java.util.Arrays;
 
@@ -156,5 +157,22 @@ final class Accumulator {
             double value = floats != null ? floats[i] : (int) integers[i];
             Tiles.set(values, i, result.round(value));
         }
+    }
+
+    /**
+     * @param shape a reduction's source shape
+     * @param axes the reduced axes
+     * @return the accumulator index of each source position: the reduced shape's row-major strides, 0 along the axes
+     */
+    static long[] strides(int[] shape, int[] axes) {
+        int[] reduced = shape.clone();
+        for (int axis : axes) {
+            reduced[axis] = 1;
+        }
+        long[] strides = Shapes.contiguousStrides(reduced);
+        for (int axis : axes) {
+            strides[axis] = 0;
+        }
+        return strides;
     }
 }

@@ -137,12 +137,11 @@ public final class RowBlocks {
         final Accumulator[] accumulators;
         final Object[] results;
         final DType[] types;
-        final int count;
 
         Reduction(Kernel kernel, TileOps ops) {
             indices = kernel.reductionIndices();
             Instruction first = kernel.instruction(indices[0]);
-            count = (int) first.size();
+            int count = (int) first.size();
             accumulators = new Accumulator[indices.length];
             results = new Object[kernel.size()];
             types = new DType[indices.length];
@@ -184,7 +183,7 @@ public final class RowBlocks {
                 int[] sourceShape = kernel.instruction(first.source(0)).shape();
                 sourceRow = Shapes.size(sourceShape) / rows;
                 source = new SegmentEvaluator(kernel, Kernel.Segment.REDUCE_SOURCE, sourceShape,
-                        List.of(accumulatorStrides(sourceShape, first.axes())), inputs, parameters, ops, false);
+                        List.of(Accumulator.strides(sourceShape, first.axes())), inputs, parameters, ops, false);
             } else {
                 sourceRow = 0;
                 source = null;
@@ -204,8 +203,7 @@ public final class RowBlocks {
             if (reduction != null) {
                 accumulate(from * sourceRow, to * sourceRow);
                 for (int r = 0; r < reduction.indices.length; r++) {
-                    Instruction reduce = kernel.instruction(reduction.indices[r]);
-                    reduction.accumulators[r].resultsInto(reduction.results[reduction.indices[r]], reduce.dtype(),
+                    reduction.accumulators[r].resultsInto(reduction.results[reduction.indices[r]], reduction.types[r],
                             (int) outputFrom, count);
                 }
             }
@@ -245,18 +243,5 @@ public final class RowBlocks {
                 output.release();
             }
         }
-    }
-
-    /** @return the accumulator index of each source position: the reduced shape's row-major strides, 0 along the axes */
-    static long[] accumulatorStrides(int[] shape, int[] axes) {
-        int[] reduced = shape.clone();
-        for (int axis : axes) {
-            reduced[axis] = 1;
-        }
-        long[] strides = Shapes.contiguousStrides(reduced);
-        for (int axis : axes) {
-            strides[axis] = 0;
-        }
-        return strides;
     }
 }

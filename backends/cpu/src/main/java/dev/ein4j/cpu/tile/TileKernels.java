@@ -195,7 +195,7 @@ public final class TileKernels {
         Instruction first = kernel.instruction(reductionIndices[0]);
         int[] shape = kernel.instruction(first.source(0)).shape();
         int count = (int) first.size();
-        List<long[]> extras = List.of(RowBlocks.accumulatorStrides(shape, first.axes()));
+        List<long[]> extras = List.of(Accumulator.strides(shape, first.axes()));
         SegmentEvaluator firstEvaluator = new SegmentEvaluator(kernel, Kernel.Segment.REDUCE_SOURCE, shape, extras, inputs,
                 parameters, ops, true);
         Space space = firstEvaluator.space();
