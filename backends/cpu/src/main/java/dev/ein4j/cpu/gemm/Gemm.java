@@ -80,16 +80,15 @@ public final class Gemm {
             sumSlices(partials, batches, dot.m, dot.n, c, dot.out, dot.listener);
             return;
         }
-        Call call = Call.of(batches, m, n, k, left, right, out, listener, kernels.floats().mr(),
-                kernels.floats().nr());
+        GemmSettings settings = GemmSettings.get();
+        Blocking blocking = settings.blocking(kernels.floats().mr(), kernels.floats().nr(), Float.BYTES);
+        Call call = Call.of(batches, m, n, k, left, right, out, listener, blocking, thinKernels.floats.lanes());
         if (call == null) {
             return;
         }
         float[] x = call.swapped ? b : a;
         float[] y = call.swapped ? a : b;
-        GemmSettings settings = GemmSettings.get();
-        int parts = KSplit.parts(batches, call.m, call.n, k,
-                settings.blocking(kernels.floats().mr(), kernels.floats().nr(), Float.BYTES), WorkerPool.shared().parallelism(),
+        int parts = KSplit.parts(batches, call.m, call.n, k, blocking, WorkerPool.shared().parallelism(),
                 settings.serialWork());
         if (parts > 1) {
             multiplySlices(parts, batches, k, x, y, c, call);
@@ -192,16 +191,15 @@ public final class Gemm {
             sumSlices(partials, batches, dot.m, dot.n, c, dot.out, dot.listener);
             return;
         }
-        Call call = Call.of(batches, m, n, k, left, right, out, listener, kernels.doubles().mr(),
-                kernels.doubles().nr());
+        GemmSettings settings = GemmSettings.get();
+        Blocking blocking = settings.blocking(kernels.doubles().mr(), kernels.doubles().nr(), Double.BYTES);
+        Call call = Call.of(batches, m, n, k, left, right, out, listener, blocking, thinKernels.doubles.lanes());
         if (call == null) {
             return;
         }
         double[] x = call.swapped ? b : a;
         double[] y = call.swapped ? a : b;
-        GemmSettings settings = GemmSettings.get();
-        int parts = KSplit.parts(batches, call.m, call.n, k,
-                settings.blocking(kernels.doubles().mr(), kernels.doubles().nr(), Double.BYTES), WorkerPool.shared().parallelism(),
+        int parts = KSplit.parts(batches, call.m, call.n, k, blocking, WorkerPool.shared().parallelism(),
                 settings.serialWork());
         if (parts > 1) {
             multiplySlices(parts, batches, k, x, y, c, call);
