@@ -26,6 +26,9 @@ three runs is within 1.5x of the fastest and the fastest has not improved by 10%
 of the warm-up) (at most max(12 s, 4 x warm-up)); then R timed runs (default: about 2 s worth, by the
 median of the last three warm-up runs, between 3 and 100).
 
+Before the workloads, each JDK runs one short multiply, so that the GEMM autotune a JVM does on its
+first multiply on a machine (then cached per CPU model and JDK) is not inside a timed workload.
+
 The ratio columns say how ein4j compares with the better of numpy and PyTorch; a ratio > 1 always
 means ein4j is better: for throughputs (GFLOP/s, GB/s) it is ein4j / best, for times (ms/step, ms/batch,
 us/call) it is best / ein4j.
@@ -621,6 +624,10 @@ def main():
         if any(run["label"] == label for run in java_runs):
             label = f"ein4j (JDK {full})"
         java_runs.append({"java": java, "label": label, "version": full, "results": {}, "header": ""})
+    for run in java_runs:
+        # The first multiply of a JVM on a new machine (or JDK) tunes the GEMM and caches the result
+        # (~1 s); done here, no timed workload pays it (matmul-256 once ran at half its speed so).
+        run_java_once(run["java"], args.jar, ["matmul-256"], args.threads, 3, 0, args.java_opt)
     numpy_results, numpy_info, torch_results, torch_info = {}, {}, {}, {}
     loads = []
     # Workload by workload, every library in turn, so that all of them see about the same load on
