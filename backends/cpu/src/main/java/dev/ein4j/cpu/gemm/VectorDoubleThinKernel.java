@@ -1,7 +1,7 @@
 package dev.ein4j.cpu.gemm;
 
 import jdk.incubator.vector.DoubleVector;
-import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -16,6 +16,8 @@ final class VectorDoubleThinKernel implements DoubleThinKernel {
 
     private static final VectorSpecies<Double> S = DoubleVector.SPECIES_PREFERRED;
     private static final int L = S.length();
+    /** Lane i from lane i ^ span, for each span from half the lanes down to 1. */
+    private static final VectorShuffle<Double>[] HALVINGS = halvings();
 
     @Override
     public void addRows(int width, double x0, double x1, double x2, double x3, double[] b, int row0, int row1,
@@ -69,10 +71,10 @@ final class VectorDoubleThinKernel implements DoubleThinKernel {
             sum2 = value.fma(DoubleVector.fromArray(S, b, column2 + p), sum2);
             sum3 = value.fma(DoubleVector.fromArray(S, b, column3 + p), sum3);
         }
-        double total0 = sum0.reduceLanes(VectorOperators.ADD);
-        double total1 = sum1.reduceLanes(VectorOperators.ADD);
-        double total2 = sum2.reduceLanes(VectorOperators.ADD);
-        double total3 = sum3.reduceLanes(VectorOperators.ADD);
+        double total0 = sum(sum0);
+        double total1 = sum(sum1);
+        double total2 = sum(sum2);
+        double total3 = sum(sum3);
         for (; p < k; p++) {
             double value = x[xAt + p];
             total0 = Math.fma(value, b[column0 + p], total0);
@@ -94,7 +96,7 @@ final class VectorDoubleThinKernel implements DoubleThinKernel {
         for (; p < bound; p += L) {
             sum = DoubleVector.fromArray(S, x, xAt + p).fma(DoubleVector.fromArray(S, b, column + p), sum);
         }
-        double total = sum.reduceLanes(VectorOperators.ADD);
+        double total = sum(sum);
         for (; p < k; p++) {
             total = Math.fma(x[xAt + p], b[column + p], total);
         }
@@ -130,14 +132,14 @@ final class VectorDoubleThinKernel implements DoubleThinKernel {
             sum03 = first.fma(column, sum03);
             sum13 = second.fma(column, sum13);
         }
-        sums[at] = sum00.reduceLanes(VectorOperators.ADD);
-        sums[at + 1] = sum01.reduceLanes(VectorOperators.ADD);
-        sums[at + 2] = sum02.reduceLanes(VectorOperators.ADD);
-        sums[at + 3] = sum03.reduceLanes(VectorOperators.ADD);
-        sums[at + 4] = sum10.reduceLanes(VectorOperators.ADD);
-        sums[at + 5] = sum11.reduceLanes(VectorOperators.ADD);
-        sums[at + 6] = sum12.reduceLanes(VectorOperators.ADD);
-        sums[at + 7] = sum13.reduceLanes(VectorOperators.ADD);
+        sums[at] = sum(sum00);
+        sums[at + 1] = sum(sum01);
+        sums[at + 2] = sum(sum02);
+        sums[at + 3] = sum(sum03);
+        sums[at + 4] = sum(sum10);
+        sums[at + 5] = sum(sum11);
+        sums[at + 6] = sum(sum12);
+        sums[at + 7] = sum(sum13);
         for (; p < k; p++) {
             double first = x[row0 + p];
             double second = x[row1 + p];
@@ -155,5 +157,29 @@ final class VectorDoubleThinKernel implements DoubleThinKernel {
     @Override
     public int lanes() {
         return L;
+    }
+
+    /**
+     * The sum of a vector's lanes in a fixed order, halves first: {@code reduceLanes(ADD)} leaves the
+     * order to the implementation, and the interpreter's and C2's differ, so a product gave other
+     * bits once the JIT had compiled it (a training step's weight gradient changed between its first
+     * and fourth run with the same inputs).
+     */
+    private static double sum(DoubleVector v) {
+        for (VectorShuffle<Double> halving : HALVINGS) {
+            v = v.add(v.rearrange(halving));
+        }
+        return v.lane(0);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static VectorShuffle<Double>[] halvings() {
+        int steps = Integer.numberOfTrailingZeros(L);
+        VectorShuffle<Double>[] halvings = new VectorShuffle[steps];
+        for (int step = 0, span = L / 2; step < steps; step++, span /= 2) {
+            int distance = span;
+            halvings[step] = VectorShuffle.fromOp(S, lane -> lane ^ distance);
+        }
+        return halvings;
     }
 }

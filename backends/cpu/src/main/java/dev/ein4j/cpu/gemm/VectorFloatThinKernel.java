@@ -1,7 +1,7 @@
 package dev.ein4j.cpu.gemm;
 
 import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -16,6 +16,8 @@ final class VectorFloatThinKernel implements FloatThinKernel {
 
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     private static final int L = S.length();
+    /** Lane i from lane i ^ span, for each span from half the lanes down to 1. */
+    private static final VectorShuffle<Float>[] HALVINGS = halvings();
 
     @Override
     public void addRows(int width, float x0, float x1, float x2, float x3, float[] b, int row0, int row1,
@@ -69,10 +71,10 @@ final class VectorFloatThinKernel implements FloatThinKernel {
             sum2 = value.fma(FloatVector.fromArray(S, b, column2 + p), sum2);
             sum3 = value.fma(FloatVector.fromArray(S, b, column3 + p), sum3);
         }
-        float total0 = sum0.reduceLanes(VectorOperators.ADD);
-        float total1 = sum1.reduceLanes(VectorOperators.ADD);
-        float total2 = sum2.reduceLanes(VectorOperators.ADD);
-        float total3 = sum3.reduceLanes(VectorOperators.ADD);
+        float total0 = sum(sum0);
+        float total1 = sum(sum1);
+        float total2 = sum(sum2);
+        float total3 = sum(sum3);
         for (; p < k; p++) {
             float value = x[xAt + p];
             total0 = Math.fma(value, b[column0 + p], total0);
@@ -94,7 +96,7 @@ final class VectorFloatThinKernel implements FloatThinKernel {
         for (; p < bound; p += L) {
             sum = FloatVector.fromArray(S, x, xAt + p).fma(FloatVector.fromArray(S, b, column + p), sum);
         }
-        float total = sum.reduceLanes(VectorOperators.ADD);
+        float total = sum(sum);
         for (; p < k; p++) {
             total = Math.fma(x[xAt + p], b[column + p], total);
         }
@@ -130,14 +132,14 @@ final class VectorFloatThinKernel implements FloatThinKernel {
             sum03 = first.fma(column, sum03);
             sum13 = second.fma(column, sum13);
         }
-        sums[at] = sum00.reduceLanes(VectorOperators.ADD);
-        sums[at + 1] = sum01.reduceLanes(VectorOperators.ADD);
-        sums[at + 2] = sum02.reduceLanes(VectorOperators.ADD);
-        sums[at + 3] = sum03.reduceLanes(VectorOperators.ADD);
-        sums[at + 4] = sum10.reduceLanes(VectorOperators.ADD);
-        sums[at + 5] = sum11.reduceLanes(VectorOperators.ADD);
-        sums[at + 6] = sum12.reduceLanes(VectorOperators.ADD);
-        sums[at + 7] = sum13.reduceLanes(VectorOperators.ADD);
+        sums[at] = sum(sum00);
+        sums[at + 1] = sum(sum01);
+        sums[at + 2] = sum(sum02);
+        sums[at + 3] = sum(sum03);
+        sums[at + 4] = sum(sum10);
+        sums[at + 5] = sum(sum11);
+        sums[at + 6] = sum(sum12);
+        sums[at + 7] = sum(sum13);
         for (; p < k; p++) {
             float first = x[row0 + p];
             float second = x[row1 + p];
@@ -155,5 +157,29 @@ final class VectorFloatThinKernel implements FloatThinKernel {
     @Override
     public int lanes() {
         return L;
+    }
+
+    /**
+     * The sum of a vector's lanes in a fixed order, halves first: {@code reduceLanes(ADD)} leaves the
+     * order to the implementation, and the interpreter's and C2's differ, so a product gave other
+     * bits once the JIT had compiled it (a training step's weight gradient changed between its first
+     * and fourth run with the same inputs).
+     */
+    private static float sum(FloatVector v) {
+        for (VectorShuffle<Float> halving : HALVINGS) {
+            v = v.add(v.rearrange(halving));
+        }
+        return v.lane(0);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static VectorShuffle<Float>[] halvings() {
+        int steps = Integer.numberOfTrailingZeros(L);
+        VectorShuffle<Float>[] halvings = new VectorShuffle[steps];
+        for (int step = 0, span = L / 2; step < steps; step++, span /= 2) {
+            int distance = span;
+            halvings[step] = VectorShuffle.fromOp(S, lane -> lane ^ distance);
+        }
+        return halvings;
     }
 }

@@ -371,7 +371,13 @@ final class VectorTileOps implements TileOps {
         for (int bound = D.loopBound(n); i < bound; i += D.length()) {
             acc = acc.add(DoubleVector.fromArray(D, x, offset + i));
         }
-        double total = acc.reduceLanes(VectorOperators.ADD);
+        // lanes front to back, as for float: reduceLanes leaves the order to the implementation (the
+        // thin products' interpreted and compiled orders differed, and their results with them)
+        double total = 0;
+        double[] lanes = acc.toArray();
+        for (double lane : lanes) {
+            total += lane;
+        }
         for (; i < n; i++) {
             total += x[offset + i];
         }
