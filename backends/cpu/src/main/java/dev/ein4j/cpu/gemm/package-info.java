@@ -4,7 +4,9 @@
  * slivers, A mc × kc into MR-tall slivers, and a register-blocked micro-kernel sums each MR × NR tile of
  * C. The entry point is {@link dev.ein4j.cpu.gemm.Gemm}.
  *
- * <p>Layout of the package: {@code Gemm} and {@code Call} check and orient a call; {@code Split} cuts C
+ * <p>Layout of the package: {@code Gemm} and {@code Call} check and orient a call (C = A·B or Cᵀ = Bᵀ·Aᵀ,
+ * by rules that {@code PackingCost}'s count of each orientation's tiles, packing and stores may
+ * override); {@code Split} cuts C
  * into tasks for the shared worker pool; {@code Job} runs the blocked loops of one task, with
  * {@code FloatJob}/{@code DoubleJob} holding the operands and per-thread buffers and {@code FloatPacking}/
  * {@code DoublePacking} filling them; {@code Blocking} sizes the blocks; {@code Kernels} picks the
