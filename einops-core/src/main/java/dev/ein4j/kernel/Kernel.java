@@ -350,6 +350,14 @@ public final class Kernel {
         return reductions.clone();
     }
 
+    /**
+     * @return the shape the reductions iterate over: the source shape of the first REDUCE or of the
+     *     CONTRACT (every REDUCE of a kernel shares it), a copy; null for elementwise kernels
+     */
+    public int[] reductionSourceShape() {
+        return reductions.length == 0 ? null : instruction(instruction(reductions[0]).source(0)).shape();
+    }
+
     /** @return the number of reductions */
     public int reductionCount() {
         return reductions.length;

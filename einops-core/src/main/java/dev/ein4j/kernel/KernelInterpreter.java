@@ -141,7 +141,7 @@ public final class KernelInterpreter {
     private static double[][] reduce(Kernel kernel, List<HostData> inputs, Parameters parameters) {
         int[] reductions = kernel.reductionIndices();
         Instruction first = kernel.instruction(reductions[0]);
-        int[] shape = kernel.instruction(first.source(0)).shape();
+        int[] shape = kernel.reductionSourceShape();
         int[] reduced = shape.clone();
         for (int axis : first.axes()) {
             reduced[axis] = 1;

@@ -48,7 +48,7 @@ public final class SmallReductions {
             return null;
         }
         Instruction first = kernel.instruction(kernel.reductionIndex());
-        int[] source = kernel.instruction(first.source(0)).shape();
+        int[] source = kernel.reductionSourceShape();
         int[] axes = first.axes();
         long positions = 1;
         for (int axis : axes) {

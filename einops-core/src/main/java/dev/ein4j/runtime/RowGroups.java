@@ -103,7 +103,7 @@ final class RowGroups {
         int leading = shape.length;
         if (kernel.kind() == Kernel.Kind.REDUCE) {
             Instruction reduction = kernel.instruction(kernel.reductionIndex());
-            shape = kernel.instruction(reduction.source(0)).shape();
+            shape = kernel.reductionSourceShape();
             leading = shape.length;
             for (int axis : reduction.axes()) {
                 leading = Math.min(leading, axis);

@@ -180,7 +180,7 @@ public final class RowBlocks {
             outputRow = Shapes.size(shape) / rows;
             if (reduction != null) {
                 Instruction first = kernel.instruction(reduction.indices[0]);
-                int[] sourceShape = kernel.instruction(first.source(0)).shape();
+                int[] sourceShape = kernel.reductionSourceShape();
                 sourceRow = Shapes.size(sourceShape) / rows;
                 source = new SegmentEvaluator(kernel, Kernel.Segment.REDUCE_SOURCE, sourceShape,
                         List.of(Accumulator.strides(sourceShape, first.axes())), inputs, parameters, ops, false);

@@ -193,7 +193,7 @@ public final class TileKernels {
     private Object[] reduce(Kernel kernel, List<HostData> inputs, Parameters parameters) {
         int[] reductionIndices = kernel.reductionIndices();
         Instruction first = kernel.instruction(reductionIndices[0]);
-        int[] shape = kernel.instruction(first.source(0)).shape();
+        int[] shape = kernel.reductionSourceShape();
         int count = (int) first.size();
         List<long[]> extras = List.of(Accumulator.strides(shape, first.axes()));
         SegmentEvaluator firstEvaluator = new SegmentEvaluator(kernel, Kernel.Segment.REDUCE_SOURCE, shape, extras, inputs,

@@ -30,7 +30,7 @@ final class ReduceGenerator {
                                           List<KernelPlan.Temporary> temporaries) {
         int[] reductions = kernel.reductionIndices();
         Instruction first = kernel.instruction(reductions[0]);
-        int[] shape = kernel.instruction(first.source(0)).shape();
+        int[] shape = kernel.reductionSourceShape();
         int[] reducedAxes = first.axes();
         boolean[] isReduced = new boolean[shape.length];
         for (int axis : reducedAxes) {
