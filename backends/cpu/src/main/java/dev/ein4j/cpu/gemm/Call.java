@@ -93,7 +93,7 @@ final class Call {
     }
 
     /** @return how many of the first {@code length} offsets are the previous one plus 1 */
-    private static int adjacentSteps(long[] offsets, int length) {
+    static int adjacentSteps(long[] offsets, int length) {
         int steps = 0;
         for (int i = 1; i < length; i++) {
             steps += offsets[i] == offsets[i - 1] + 1 ? 1 : 0;

@@ -74,10 +74,7 @@ final class PackingCost {
         if (out.unitCols) {
             return true;
         }
-        int runs = 1;
-        for (int j = 1; j < n; j++) {
-            runs += out.cols[j] == out.cols[j - 1] + 1 ? 0 : 1;
-        }
+        int runs = n - Call.adjacentSteps(out.cols, n);
         return (double) n / runs >= nr;
     }
 
