@@ -17,6 +17,8 @@ import dev.ein4j.kernel.Parameters;
 import dev.ein4j.kernel.KernelInterpreter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The fast CPU backend: elementwise and reduce kernels evaluated tile by tile (Vector API loops
@@ -159,6 +161,7 @@ public final class CpuBackend implements Backend {
                     kernel.kind().name().toLowerCase(java.util.Locale.ROOT),
                     java.util.Arrays.toString(kernel.outputShape()) + " <- " + inputs.size() + " inputs, " + kernel.size()
                             + " instructions");
+            traceProgram(kernel);
         }
     }
 
@@ -191,6 +194,7 @@ public final class CpuBackend implements Backend {
         if (TRACE) {
             System.err.printf("ein4j.cpu.trace %8.3f ms  %-11s %-11s %s%n", (System.nanoTime() - start) / 1e6, "rows",
                     kernels.size() + " kernels", rows + " rows <- " + kernels.get(0).outputShape().length + "-d");
+            calls.forEach(call -> traceProgram(call.kernel()));
         }
     }
 
@@ -202,8 +206,19 @@ public final class CpuBackend implements Backend {
         return data;
     }
 
-    /** {@code -Dein4j.cpu.trace=true}: one line per kernel on stderr (time, path, kind, shape). */
-    private static final boolean TRACE = Boolean.getBoolean("ein4j.cpu.trace");
+    /**
+     * {@code -Dein4j.cpu.trace=true}: one line per kernel on stderr (time, path, kind, shape);
+     * {@code -Dein4j.cpu.trace=programs} adds each kernel's program the first time it runs.
+     */
+    private static final String TRACE_MODE = System.getProperty("ein4j.cpu.trace", "false");
+    private static final boolean TRACE = TRACE_MODE.equals("true") || TRACE_MODE.equals("programs");
+    private static final Set<Kernel> TRACED_PROGRAMS = ConcurrentHashMap.newKeySet();
+
+    private static void traceProgram(Kernel kernel) {
+        if (TRACE_MODE.equals("programs") && TRACED_PROGRAMS.add(kernel)) {
+            System.err.println(kernel.toString().indent(16).stripTrailing());
+        }
+    }
 
     @Override
     public void release(DeviceBuffer buffer) {
