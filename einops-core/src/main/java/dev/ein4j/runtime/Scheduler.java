@@ -2,6 +2,7 @@ package dev.ein4j.runtime;
 
 import dev.ein4j.ir.Node;
 import dev.ein4j.ir.Op;
+import dev.ein4j.ir.Shapes;
 import dev.ein4j.ir.View;
 import dev.ein4j.kernel.Kernel.Segment;
 import java.util.ArrayList;
@@ -220,9 +221,17 @@ final class Scheduler {
         uses.computeIfAbsent(source, key -> new ArrayList<>()).add(use);
     }
 
-    /** Primitives evaluated per element if the node were recomputed, down to the nearest buffer (capped). */
+    /**
+     * Primitives evaluated per element if the node were recomputed, down to the nearest buffer
+     * (capped). A broadcast ends the count: what it copies is realized (see {@link #choose}) unless
+     * it is a constant expression, so a per-channel scale behind it costs its readers nothing.
+     */
     private int cost(Node node) {
         if (isLeaf(node) || node.op().group() == Op.Group.CREATION || isReduction(node)) {
+            return 0;
+        }
+        if (node.op() == Op.EXPAND && Shapes.size(node.shape()) > Shapes.size(node.source(0).shape())
+                && !constantExpressions.contains(base(node.source(0)))) {
             return 0;
         }
         int total = node.op() == Op.CONTIGUOUS || isTransparent(node) ? 0 : 1;

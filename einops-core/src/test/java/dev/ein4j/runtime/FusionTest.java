@@ -16,6 +16,7 @@ import dev.ein4j.tensor.Tensor;
 import dev.ein4j.tensor.TensorScope;
 import dev.ein4j.tensor.internal.TensorInternals;
 import dev.ein4j.testing.CountingBackend;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -137,6 +138,30 @@ class FusionTest {
         Tensor y = x.div(3.0).add(Tensor.scalar(2.0).exp()).realize();
         assertThat(counting.kernels()).as("no kernel for 1/3 or e^2 alone").hasSize(1);
         assertThat(y.toFloatArray()[7]).isCloseTo(x.toFloatArray()[7] / 3f + (float) Math.exp(2), org.assertj.core.data.Offset.offset(1e-5f));
+    }
+
+    @Test
+    void aValueScaledByALongPerChannelExpressionIsRecomputedByItsTwoReadersNotStored() {
+        Tensor x = data(6, 32, 8, 10, 10);
+        Tensor perChannel = data(7, 1, 8, 1, 1);
+        counting.reset();
+        // ten operations per channel: realized (read through a broadcast), so y costs its readers two
+        Tensor scale = perChannel.abs().add(1.0).sqrt().reciprocal().mul(3.0).exp().log().add(0.5).square().sqrt();
+        Tensor y = x.mul(scale).add(1.0);
+        Tensor positive = y.relu();
+        Tensor total = y.sum(new int[] {0, 2, 3}, true);
+        Tensor.realizeAll(positive, total);
+        long batchSized = counting.kernels().stream()
+                .filter(kernel -> kernel.kind() != Kernel.Kind.REDUCE && Arrays.equals(kernel.outputShape(), x.shape()))
+                .count();
+        assertThat(batchSized).as("only the relu writes a tensor of x's size").isEqualTo(1);
+        float[] xs = x.toFloatArray();
+        float[] scales = scale.toFloatArray();
+        float[] relus = positive.toFloatArray();
+        for (int i = 0; i < xs.length; i += 37) {
+            float expected = Math.max(0f, xs[i] * scales[i / 100 % 8] + 1f);
+            assertThat(relus[i]).isCloseTo(expected, org.assertj.core.data.Offset.offset(1e-5f));
+        }
     }
 
     @Test
