@@ -21,14 +21,27 @@ final class Reductions {
         Tensor kept = switch (reduction) {
             case SUM -> Ops.reduce(countable(x), Op.SUM, sorted);
             case PROD -> Ops.reduce(countable(x), Op.PROD, sorted);
-            case MAX -> Ops.reduce(nonEmpty(x, sorted, "max"), Op.REDUCE_MAX, sorted);
-            case MIN -> Elementwise.reversed(Ops.reduce(Elementwise.reversed(nonEmpty(x, sorted, "min")), Op.REDUCE_MAX, sorted));
+            case MAX -> savedForGradient(Ops.reduce(nonEmpty(x, sorted, "max"), Op.REDUCE_MAX, sorted));
+            case MIN -> Elementwise.reversed(savedForGradient(Ops.reduce(Elementwise.reversed(nonEmpty(x, sorted, "min")),
+                    Op.REDUCE_MAX, sorted)));
             case MEAN -> {
                 long count = count(x, sorted);
                 yield Ops.reduce(Ops.floating(x), Op.SUM, sorted).mul(count == 0 ? Double.NaN : 1.0 / count);
             }
         };
         return keepDim ? kept : dropAxes(kept, sorted);
+    }
+
+    /**
+     * A max that gradients flow through is kept once computed (as PyTorch saves it): its gradient
+     * compares the input with it, and recomputing it there would read the whole input again (a
+     * max pool's input is four times its output). Released with the tensor, as any result.
+     */
+    private static Tensor savedForGradient(Tensor max) {
+        if (max.requiresGrad()) {
+            dev.ein4j.runtime.Lifetimes.keepOnFirstUse(max.node());
+        }
+        return max;
     }
 
     /** Sums and products of bool count in int32 (numpy's and PyTorch's rule). */

@@ -198,7 +198,6 @@ final class Normalization {
             mean = statistics[0];
             variance = statistics[1];
             if (runningMean != null && runningVar != null) {
-                Tensor.realizeAll(mean, variance);
                 double unbias = (double) count / (count - 1);
                 Tensor.assign(List.of(runningMean, runningVar), List.of(
                         runningMean.mul(1 - momentum).add(mean.detach().reshape(channels).mul(momentum)),
@@ -211,21 +210,26 @@ final class Normalization {
             mean = runningMean.reshape(perChannelShape);
             variance = runningVar.reshape(perChannelShape);
         }
-        Tensor normalized = x.sub(mean).mul(variance.add(eps).rsqrt());
+        // y = (x − mean)·scale + bias with one per-channel scale = γ/√(var + eps): the gradient then
+        // needs two sums over the batch, Σdy and Σdy·(x − mean), which read the same data and share a
+        // kernel; with γ applied after the division the chain rule asks for a third and a fourth.
+        Tensor scale = variance.add(eps).rsqrt();
         if (weight != null) {
-            normalized = normalized.mul(weight.reshape(perChannelShape));
+            scale = scale.mul(weight.reshape(perChannelShape));
         }
+        Tensor normalized = x.sub(mean).mul(scale);
         return bias == null ? normalized : normalized.add(bias.reshape(perChannelShape));
     }
 
     /**
      * The per-channel mean and biased variance in one pass over x: with s a sample of each channel
-     * (its first element) and d = x − s, mean = s + E[d] and var = E[d²] − E[d]². The two sums read x
-     * together (one kernel with two outputs), and the shift keeps the difference of squares from
-     * cancelling: E[d²] is within a few variances of var instead of holding mean² as well. The sums
-     * and their difference are taken in float64 (float32 sums accumulate in double anyway; rounding
-     * them before the difference would cost the variance its last bits). s is detached; the
-     * gradients of both statistics are the exact ones.
+     * (its first element) and d = x − s, mean = s + E[d] and var = E[d²] − E[d]². The two sums are
+     * realized together (one kernel with two outputs, before anything that reads them is fused
+     * onto either), and the shift keeps the difference of squares from cancelling: E[d²] is within
+     * a few variances of var instead of holding mean² as well. The sums and their difference are
+     * taken in float64 (d² is rounded to float32 first: a relative 6e-8 per term, while rounding the
+     * sums before the difference would cost the variance its last bits). s is detached; the
+     * gradients of both statistics are the exact ones, and elementwise in float32.
      */
     private static Tensor[] shiftedMoments(Tensor x, int[] axes) {
         int[] starts = new int[x.rank()];
@@ -233,9 +237,10 @@ final class Normalization {
         Arrays.fill(ends, 1);
         ends[1] = x.length(1);
         Tensor shift = x.shrink(starts, ends).detach();
-        Tensor shifted = x.sub(shift).cast(DType.FLOAT64);
-        Tensor first = shifted.mean(axes, true);
-        Tensor second = shifted.square().mean(axes, true);
+        Tensor deviation = x.sub(shift);
+        Tensor first = deviation.cast(DType.FLOAT64).mean(axes, true);
+        Tensor second = deviation.square().cast(DType.FLOAT64).mean(axes, true);
+        Tensor.realizeAll(first, second);
         Tensor variance = second.sub(first.square()).clampMin(0.0); // rounding can leave −ulp for a constant channel
         return new Tensor[] {shift.add(first.cast(x.dtype())), variance.cast(x.dtype())};
     }
