@@ -26,6 +26,7 @@ final class ContractRunner {
     private final Gemm gemm;
     private final TileKernels tiles;
     private final BufferPool pool;
+    private final OffsetTables offsetTables = new OffsetTables();
 
     ContractRunner(Gemm gemm, TileKernels tiles, BufferPool pool) {
         this.gemm = gemm;
@@ -52,13 +53,13 @@ final class ContractRunner {
                     kernel.rightOperand() != null ? kernel.rightOperand().view() : View.contiguous(spec.rightShape()));
             boolean epilogue = kernel.hasEpilogue();
             HostData product = epilogue ? borrow(contract.dtype(), (int) Shapes.size(spec.outputShape()), borrowed) : output;
-            Operand a = new Operand(layout.leftOffset(), ContractSpec.offsets(layout.batch(), layout.leftBatchStrides()),
-                    ContractSpec.offsets(layout.m(), layout.leftMStrides()), ContractSpec.offsets(layout.k(), layout.leftKStrides()));
-            Operand b = new Operand(layout.rightOffset(), ContractSpec.offsets(layout.batch(), layout.rightBatchStrides()),
-                    ContractSpec.offsets(layout.k(), layout.rightKStrides()), ContractSpec.offsets(layout.n(), layout.rightNStrides()));
-            long[] outRows = ContractSpec.offsets(layout.m(), layout.outMStrides());
-            long[] outColumns = ContractSpec.offsets(layout.n(), layout.outNStrides());
-            long[] outBatch = ContractSpec.offsets(layout.batch(), layout.outBatchStrides());
+            Operand a = new Operand(layout.leftOffset(), offsetTables.offsets(layout.batch(), layout.leftBatchStrides()),
+                    offsetTables.offsets(layout.m(), layout.leftMStrides()), offsetTables.offsets(layout.k(), layout.leftKStrides()));
+            Operand b = new Operand(layout.rightOffset(), offsetTables.offsets(layout.batch(), layout.rightBatchStrides()),
+                    offsetTables.offsets(layout.k(), layout.rightKStrides()), offsetTables.offsets(layout.n(), layout.rightNStrides()));
+            long[] outRows = offsetTables.offsets(layout.m(), layout.outMStrides());
+            long[] outColumns = offsetTables.offsets(layout.n(), layout.outNStrides());
+            long[] outBatch = offsetTables.offsets(layout.batch(), layout.outBatchStrides());
             Operand c = new Operand(0, outBatch, outRows, outColumns);
             int batches = outBatch.length;
             int m = outRows.length;

@@ -2,7 +2,8 @@ package dev.ein4j.cpu.gemm;
 
 /**
  * One slice of K of a small-C float product ({@link DotCall}): for every batch entry, A's rows and B's
- * columns are copied a chunk of K at a time, run by run, into contiguous buffers, and every element of
+ * columns are copied a chunk of K at a time, run by run, into contiguous buffers (or read in place
+ * where the chunk is one run of the operand), and every element of
  * C is the dot product of a row and a column ({@link FloatThinKernel#dotRows}: two rows with four
  * columns per pass), added into this slice's partial C. A chunk's four columns and its rows of A fit
  * in half of L1 where they can ({@link DotCall#chunk}).
@@ -15,6 +16,9 @@ final class FloatDotJob {
         float[] rows = new float[0];
         float[] columns = new float[0];
         float[] sums = new float[8];
+        /** Where each row and column of the current chunk starts, in the buffers or in place. */
+        int[] rowAt = new int[0];
+        int[] columnAt = new int[0];
         /** Whether a multiply on this thread is using the buffers. */
         boolean busy;
     }
@@ -45,10 +49,19 @@ final class FloatDotJob {
         Workspace w = acquire();
         try {
             for (int b = 0; b < call.batches; b++) {
-                for (int p = from; p < to; p += call.chunk) {
+                for (int p = from; p < to; ) {
                     int length = Math.min(call.chunk, to - p);
-                    gather(w, b, p, length);
-                    dot(w, length, partial, b * m * n);
+                    // an operand whose run from p holds half a chunk is read in place, the chunk cut at the run's end
+                    int least = Math.min(length, call.chunk / 2);
+                    boolean rowsInPlace = call.leftRuns[p] >= least;
+                    boolean columnsInPlace = call.rightRuns[p] >= least;
+                    length = Math.min(length, rowsInPlace ? call.leftRuns[p] : length);
+                    length = Math.min(length, columnsInPlace ? call.rightRuns[p] : length);
+                    float[] rows = rowsInPlace ? a : w.rows;
+                    float[] columns = columnsInPlace ? bm : w.columns;
+                    gather(w, b, p, length, rowsInPlace, columnsInPlace);
+                    dot(w, length, rows, columns, partial, b * m * n);
+                    p += length;
                 }
             }
         } finally {
@@ -70,21 +83,39 @@ final class FloatDotJob {
         if (w.columns.length < call.n * chunk) {
             w.columns = new float[call.n * chunk];
         }
+        if (w.rowAt.length < call.m || w.columnAt.length < call.n) {
+            w.rowAt = new int[call.m];
+            w.columnAt = new int[call.n];
+        }
         return w;
     }
 
-    /** rows[i·length + t] = A[b, i, p + t] and columns[j·length + t] = B[b, p + t, j], a run at a time. */
-    private void gather(Workspace w, int b, int p, int length) {
+    /**
+     * rows[i·length + t] = A[b, i, p + t] and columns[j·length + t] = B[b, p + t, j], a run at a time,
+     * where the chunk is not one run of the operand's K table; where it is, the chunk is read in place
+     * (a weight gradient's output-gradient planes, hundreds of elements long, are not copied).
+     */
+    private void gather(Workspace w, int b, int p, int length, boolean rowsInPlace, boolean columnsInPlace) {
         Operand left = call.left;
         Operand right = call.right;
         long first = left.base() + left.batch()[b];
         for (int i = 0; i < call.m; i++) {
-            FloatPacking.copyRuns(a, first + left.rows()[i], left.cols(), call.leftRuns, p, length, w.rows, i * length);
+            if (rowsInPlace) {
+                w.rowAt[i] = (int) (first + left.rows()[i] + left.cols()[p]);
+            } else {
+                w.rowAt[i] = i * length;
+                FloatPacking.copyRuns(a, first + left.rows()[i], left.cols(), call.leftRuns, p, length, w.rows, i * length);
+            }
         }
         long top = right.base() + right.batch()[b];
         for (int j = 0; j < call.n; j++) {
-            FloatPacking.copyRuns(bm, top + right.cols()[j], right.rows(), call.rightRuns, p, length, w.columns,
-                    j * length);
+            if (columnsInPlace) {
+                w.columnAt[j] = (int) (top + right.cols()[j] + right.rows()[p]);
+            } else {
+                w.columnAt[j] = j * length;
+                FloatPacking.copyRuns(bm, top + right.cols()[j], right.rows(), call.rightRuns, p, length, w.columns,
+                        j * length);
+            }
         }
     }
 
@@ -92,31 +123,30 @@ final class FloatDotJob {
      * partial[at + i·n + j] += row i · column j over the chunk: four columns at a time, which stay in L1
      * while every pair of rows is dotted with them (each column vector loaded once for two rows).
      */
-    private void dot(Workspace w, int length, float[] partial, int at) {
+    private void dot(Workspace w, int length, float[] rows, float[] columns, float[] partial, int at) {
         int m = call.m;
         int n = call.n;
-        float[] rows = w.rows;
-        float[] columns = w.columns;
+        int[] rowAt = w.rowAt;
+        int[] columnAt = w.columnAt;
         float[] sums = w.sums;
         int j = 0;
         for (; j + 4 <= n; j += 4) {
-            int column = j * length;
             int i = 0;
             for (; i + 2 <= m; i += 2) {
-                kernel.dotRows(length, rows, i * length, (i + 1) * length, columns, column, column + length,
-                        column + 2 * length, column + 3 * length, sums, 0);
+                kernel.dotRows(length, rows, rowAt[i], rowAt[i + 1], columns, columnAt[j], columnAt[j + 1],
+                        columnAt[j + 2], columnAt[j + 3], sums, 0);
                 add(partial, at + i * n + j, sums, 0);
                 add(partial, at + (i + 1) * n + j, sums, 4);
             }
             if (i < m) {
-                kernel.dotColumns(length, rows, i * length, columns, column, column + length, column + 2 * length,
-                        column + 3 * length, sums, 0);
+                kernel.dotColumns(length, rows, rowAt[i], columns, columnAt[j], columnAt[j + 1], columnAt[j + 2],
+                        columnAt[j + 3], sums, 0);
                 add(partial, at + i * n + j, sums, 0);
             }
         }
         for (; j < n; j++) {
             for (int i = 0; i < m; i++) {
-                partial[at + i * n + j] += kernel.dotColumn(length, rows, i * length, columns, j * length);
+                partial[at + i * n + j] += kernel.dotColumn(length, rows, rowAt[i], columns, columnAt[j]);
             }
         }
     }

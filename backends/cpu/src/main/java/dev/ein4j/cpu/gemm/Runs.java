@@ -1,5 +1,9 @@
 package dev.ein4j.cpu.gemm;
 
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
+
 /**
  * The unit runs of an offset table, for packing: {@code length[i]} is the largest L with
  * {@code table[i + t] == table[i] + t} for every t < L (at least 1), so the L elements from entry i on
@@ -36,8 +40,29 @@ final class Runs {
         return runs.mean > WORTHWHILE_MEAN ? runs : null;
     }
 
+    /**
+     * Long tables measured before, by identity: the backend keeps a replayed contraction's tables
+     * (a weight gradient's K tables hold 100,352 offsets, measured on every call otherwise), and a
+     * table is never written once made. Weak keys: a table nobody keeps takes its runs with it.
+     */
+    private static final Map<long[], Runs> MEASURED = Collections.synchronizedMap(new WeakHashMap<>());
+    /** Tables shorter than this are measured again: the lookup would cost about as much. */
+    static final int MEMO_LENGTH = 4096;
+
     /** @return the table's runs, however short (a mean of 0 for an empty table) */
     static Runs measure(long[] table) {
+        if (table.length < MEMO_LENGTH) {
+            return count(table);
+        }
+        Runs known = MEASURED.get(table);
+        if (known == null) {
+            known = count(table);
+            MEASURED.put(table, known);
+        }
+        return known;
+    }
+
+    private static Runs count(long[] table) {
         int n = table.length;
         int[] length = new int[n];
         int count = 0;

@@ -105,6 +105,27 @@ class DotGemmTest {
         }
     }
 
+    /**
+     * Output-gradient planes of 784 (28 × 28) are read in place, chunks cut where a plane ends: as the
+     * kernel's columns (8 channels out, swapped) and as its rows (5 channels out over 16 taps), each
+     * precision, against the triple loop.
+     */
+    @Test
+    void longRunsAreReadInPlaceOnEitherSide() {
+        Window threeByThree = new Window(6, 1, 30, 30, 3, 3, 1, 1, false, false, 1);
+        Window twoByTwo = new Window(6, 4, 29, 29, 2, 2, 1, 1, false, false, 1);
+        for (boolean dbl : new boolean[] {false, true}) {
+            DotCall columns = vectorCall(threeByThree, 8);
+            assertThat(columns.swapped).as("the planes are the kernel's columns").isTrue();
+            assertThat(columns.rightRuns[0]).isEqualTo(784).isGreaterThan(columns.chunk / 2).isLessThan(2 * columns.chunk);
+            ConvolutionGemmTest.weightGradient(threeByThree, 8, dbl, 41);
+            DotCall rows = vectorCall(twoByTwo, 5);
+            assertThat(rows.swapped).as("the planes are the kernel's rows").isFalse();
+            assertThat(rows.leftRuns[0]).isEqualTo(784).isGreaterThan(rows.chunk / 2);
+            ConvolutionGemmTest.weightGradient(twoByTwo, 5, dbl, 42);
+        }
+    }
+
     @Test
     void nanReachesTheRowsItIsIn() {
         Window window = new Window(2, 1, 30, 30, 3, 3, 1, 1, false, false, 1);
