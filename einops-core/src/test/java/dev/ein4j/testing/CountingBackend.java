@@ -16,6 +16,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -43,12 +44,15 @@ public final class CountingBackend implements Backend {
     private volatile long maxBufferElements = BackendCapabilities.HEAP_ARRAY_LIMIT;
     private volatile long memoryLimit = Long.MAX_VALUE;
     private final AtomicInteger trims = new AtomicInteger();
+    /** Buffers allocated since the last reset and not released yet. */
+    private final Set<DeviceBuffer> liveSinceReset = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
 
     /** Forgets all counts (the live bytes stay: they describe buffers still held). */
     public void reset() {
         allocations.set(0);
         releases.set(0);
         released.clear();
+        liveSinceReset.clear();
         kernels.clear();
         outputs.clear();
         peakBytes.set(liveBytes.get());
@@ -83,6 +87,14 @@ public final class CountingBackend implements Backend {
     /** @return releases of a buffer already released (never reset: a contract violation at any time) */
     public int doubleReleases() {
         return doubleReleases.get();
+    }
+
+    /**
+     * @return how many buffers allocated since the last reset are still live (unlike {@link #liveBytes},
+     *     blind to earlier tests' buffers that a collector releases meanwhile)
+     */
+    public int liveSinceReset() {
+        return liveSinceReset.size();
     }
 
     /** @return bytes allocated and not yet released */
@@ -200,6 +212,7 @@ public final class CountingBackend implements Backend {
         Counted buffer = new Counted(delegate.allocate(dtype, size));
         long now = liveBytes.addAndGet(buffer.bytes());
         peakBytes.accumulateAndGet(now, Math::max);
+        liveSinceReset.add(buffer);
         return buffer;
     }
 
@@ -231,6 +244,7 @@ public final class CountingBackend implements Backend {
             return;
         }
         ((Counted) buffer).released = true;
+        liveSinceReset.remove(buffer);
         liveBytes.addAndGet(-((Counted) buffer).bytes());
     }
 }
