@@ -43,7 +43,7 @@ public final class AutogradEngine implements GradientEngine {
         for (int i = 0; i < leaves.size(); i++) {
             Tensor leaf = TensorInternals.wrap(leaves.get(i));
             Tensor total = leaf.hasGrad() ? leaf.grad().add(gradients.get(i)) : gradients.get(i);
-            totals.add(total.contiguous());
+            totals.add(compact(total));
             updated.add(leaf);
         }
         // The output is computed in the same pass: its forward intermediates are shared with the
@@ -58,7 +58,7 @@ public final class AutogradEngine implements GradientEngine {
             Node computed = TensorInternals.node(totals.get(i));
             Realized data = Results.get(computed);
             Node gradient = Scope.unscoped(() -> Realizer.leaf(data, computed.dtype(), false));
-            Lifetimes.forget(computed); // the leaf holds the buffer now
+            forgetTotal(computed);
             Node previous = TensorInternals.node(updated.get(i)).gradient();
             TensorInternals.setGradient(updated.get(i), TensorInternals.wrap(gradient));
             if (previous != null) {
@@ -66,6 +66,30 @@ public final class AutogradEngine implements GradientEngine {
             }
         }
         return updated;
+    }
+
+    /**
+     * The total made compact: a bias's gradient is a sum over [1, C, 1, 1] reshaped to [C]; computed
+     * in the sum's own shape and read as a view of it, it iterates over the same space as the batch's
+     * other per-channel sums and shares their pass over the data (a kernel has one output shape).
+     */
+    private static Tensor compact(Tensor total) {
+        Node base = TensorInternals.node(total);
+        while (base.op() == Op.RESHAPE) {
+            base = base.source(0);
+        }
+        if (base == TensorInternals.node(total) || base.op().group() != Op.Group.REDUCE) {
+            return total.contiguous();
+        }
+        return TensorInternals.wrap(base).contiguous().reshape(total.shape());
+    }
+
+    /** Gives up the compact total's data (and, for a view of a reduction, the reduction's): the leaf holds the buffer now. */
+    private static void forgetTotal(Node computed) {
+        Lifetimes.forget(computed);
+        if (computed.op() == Op.RESHAPE) {
+            Lifetimes.forget(computed.source(0));
+        }
     }
 
     private static List<Node> leaves(Node output) {

@@ -75,6 +75,33 @@ class TrainingPassesTest {
     }
 
     @Test
+    void batchNormBackwardSumsTheBiasGradientInThePassOfItsOtherSums() {
+        int[] shape = {16, 4, 6, 6};
+        Tensor x = Tensor.randn(new Generator(5), shape).realize().requireGrad();
+        Tensor upstream = Tensor.randn(new Generator(6), shape).realize();
+        BatchNorm2d norm = new BatchNorm2d(4);
+        Tensor y = norm.forward(x);
+        counting.reset();
+        y.mul(upstream).sum().backward();
+        long passes = counting.kernels().stream()
+                .filter(kernel -> kernel.kind() == Kernel.Kind.REDUCE && Arrays.equals(kernel.reductionSourceShape(), shape)
+                        && Arrays.stream(kernel.outputShape()).reduce(1, (a, b) -> a * b) == 4)
+                .count();
+        assertThat(passes).as("per-channel sums: Σdy·(x − mean) with Σdy (the bias), then Σdy·scale").isEqualTo(2);
+        float[] bias = norm.parameters().get(1).grad().toFloatArray();
+        float[] dy = upstream.toFloatArray();
+        for (int channel = 0; channel < 4; channel++) {
+            double sum = 0;
+            for (int b = 0; b < 16; b++) {
+                for (int i = 0; i < 36; i++) {
+                    sum += dy[(b * 4 + channel) * 36 + i];
+                }
+            }
+            assertThat((double) bias[channel]).isCloseTo(sum, within(1e-4));
+        }
+    }
+
+    @Test
     void aMaxPoolBackwardReadsTheMaxItsForwardComputed() {
         Tensor x = Tensor.randn(new Generator(4), 8, 4, 6, 6).realize().requireGrad();
         Tensor pooled = x.reduce("b c (h 2) (w 2) -> b c h w", Reduction.MAX).realize();
