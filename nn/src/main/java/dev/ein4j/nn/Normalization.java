@@ -211,8 +211,8 @@ final class Normalization {
             variance = runningVar.reshape(perChannelShape);
         }
         // y = (x − mean)·scale + bias with one per-channel scale = γ/√(var + eps): the gradient then
-        // needs two sums over the batch, Σdy and Σdy·(x − mean), which read the same data and share a
-        // kernel; with γ applied after the division the chain rule asks for a third and a fourth.
+        // sums Σdy·(x − mean) (the scale's, γ's follows from it) with Σdy (the bias's) in one pass,
+        // and Σdy·scale for the mean; with γ applied after the division γ took a sum of its own.
         Tensor scale = variance.add(eps).rsqrt();
         if (weight != null) {
             scale = scale.mul(weight.reshape(perChannelShape));
