@@ -210,15 +210,21 @@ final class Normalization {
             mean = runningMean.reshape(perChannelShape);
             variance = runningVar.reshape(perChannelShape);
         }
-        // y = (x − mean)·scale + bias with one per-channel scale = γ/√(var + eps): the gradient then
-        // sums Σdy·(x − mean) (the scale's, γ's follows from it) with Σdy (the bias's) in one pass,
-        // and Σdy·scale for the mean; with γ applied after the division γ took a sum of its own.
+        // y = (x − mean)·scale + offset, per channel scale = γ/√(var + eps) and offset = β. The batch's
+        // gradient then takes one pass for the sums it needs, Σdy·(x − mean) (the scale's; γ's
+        // follows from it) and Σdy (β's and the mean's): the mean is subtracted detached and its
+        // gradient enters through the offset, (mean.detach() − mean)·scale, which is 0 in value and
+        // gives −scale·Σdy where the subtraction would ask for a sum of its own, Σdy·scale. With γ
+        // applied after the division γ had taken a further sum.
         Tensor scale = variance.add(eps).rsqrt();
         if (weight != null) {
             scale = scale.mul(weight.reshape(perChannelShape));
         }
-        Tensor normalized = x.sub(mean).mul(scale);
-        return bias == null ? normalized : normalized.add(bias.reshape(perChannelShape));
+        Tensor offset = mean.detach().sub(mean).mul(scale);
+        if (bias != null) {
+            offset = offset.add(bias.reshape(perChannelShape));
+        }
+        return x.sub(mean.detach()).mul(scale).add(offset);
     }
 
     /**

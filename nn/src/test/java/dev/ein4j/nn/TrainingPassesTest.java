@@ -75,7 +75,7 @@ class TrainingPassesTest {
     }
 
     @Test
-    void batchNormBackwardSumsTheBiasGradientInThePassOfItsOtherSums() {
+    void batchNormBackwardTakesOnePassForItsPerChannelSums() {
         int[] shape = {16, 4, 6, 6};
         Tensor x = Tensor.randn(new Generator(5), shape).realize().requireGrad();
         Tensor upstream = Tensor.randn(new Generator(6), shape).realize();
@@ -87,17 +87,44 @@ class TrainingPassesTest {
                 .filter(kernel -> kernel.kind() == Kernel.Kind.REDUCE && Arrays.equals(kernel.reductionSourceShape(), shape)
                         && Arrays.stream(kernel.outputShape()).reduce(1, (a, b) -> a * b) == 4)
                 .count();
-        assertThat(passes).as("per-channel sums: Σdy·(x − mean) with Σdy (the bias), then Σdy·scale").isEqualTo(2);
-        float[] bias = norm.parameters().get(1).grad().toFloatArray();
+        assertThat(passes).as("one pass for the per-channel sums Σdy·(x − mean) and Σdy (the bias's and the mean's)")
+                .isEqualTo(1);
+        // against the closed form (γ = 1): dβ = Σdy, dγ = Σdy·x̂, dx = (dy − mean(dy) − x̂·mean(dy·x̂)) / σ
+        float[] weightGradient = norm.parameters().get(0).grad().toFloatArray();
+        float[] biasGradient = norm.parameters().get(1).grad().toFloatArray();
+        float[] inputGradient = x.grad().toFloatArray();
+        float[] xs = x.toFloatArray();
         float[] dy = upstream.toFloatArray();
+        int plane = 36;
+        int count = 16 * plane;
         for (int channel = 0; channel < 4; channel++) {
             double sum = 0;
+            double squares = 0;
             for (int b = 0; b < 16; b++) {
-                for (int i = 0; i < 36; i++) {
-                    sum += dy[(b * 4 + channel) * 36 + i];
+                for (int i = 0; i < plane; i++) {
+                    double v = xs[(b * 4 + channel) * plane + i];
+                    sum += v;
+                    squares += v * v;
                 }
             }
-            assertThat((double) bias[channel]).isCloseTo(sum, within(1e-4));
+            double mean = sum / count;
+            double sigma = Math.sqrt(squares / count - mean * mean + 1e-5);
+            double dySum = 0;
+            double dyNormalized = 0;
+            for (int b = 0; b < 16; b++) {
+                for (int i = 0; i < plane; i++) {
+                    int at = (b * 4 + channel) * plane + i;
+                    dySum += dy[at];
+                    dyNormalized += dy[at] * (xs[at] - mean) / sigma;
+                }
+            }
+            assertThat((double) biasGradient[channel]).isCloseTo(dySum, within(1e-4));
+            assertThat((double) weightGradient[channel]).isCloseTo(dyNormalized, within(1e-4));
+            for (int b = 0; b < 16; b += 3) {
+                int at = (b * 4 + channel) * plane + 11;
+                double expected = (dy[at] - dySum / count - (xs[at] - mean) / sigma * dyNormalized / count) / sigma;
+                assertThat((double) inputGradient[at]).as("dx at %d", at).isCloseTo(expected, within(1e-4));
+            }
         }
     }
 
